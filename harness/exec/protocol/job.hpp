@@ -1,0 +1,143 @@
+#pragma once
+// What ako hands the worker process, and what the worker sends back.
+//
+// ako (parent, no CUDA driver) resolves a task into concrete CaseJobs: every buffer with its
+// element count, every launch with its cubin, lowered name, grid, block and arguments. The
+// worker is therefore op-agnostic: it allocates, fills, poisons, launches, compares and times
+// exactly what the job says. Only the CPU double-precision check knows the op (verify/cpu).
+//
+// Transport: the job is a JSON file (argv[1] of ako-worker); the worker writes one JSON
+// object per line to stdout (WorkerEvent). A case whose "result" line never arrives failed:
+// the parent's watchdog knows which case was running from the last "begin" line.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/dtype.hpp"
+#include "result/run_result.hpp"
+
+namespace ako::exec {
+
+inline constexpr const char* kWorkerProtocol = "ako.worker/1";
+
+enum class BufferRole { input, weight, output };
+
+// How a buffer is filled with fresh random values on the GPU (seeded per trial).
+struct InitSpec {
+  std::string dist = "normal";   // "normal" (a = mean, b = stddev) or "uniform" ([a, b))
+  double a = 0.0, b = 1.0;
+};
+
+struct BufferJob {
+  std::string name;
+  BufferRole role = BufferRole::input;
+  DType dtype = DType::bf16;
+  uint64_t count = 0;            // elements
+  bool present = true;           // absent optional buffers are passed as nullptr
+  InitSpec init;
+};
+
+struct ArgJob {
+  enum class Kind { buffer, null, i32, i64, f32 };
+  Kind kind = Kind::null;
+  int buffer = -1;               // index into CaseJob::buffers (kind == buffer)
+  int64_t i = 0;                 // i32 / i64 value
+  double f = 0.0;                // f32 value
+};
+
+struct LaunchJob {
+  std::string module;            // path of a cubin file
+  std::string function;          // lowered (mangled) kernel name in that cubin
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t shared_bytes = 0;     // dynamic shared memory
+  std::vector<ArgJob> args;
+};
+
+struct Tolerance {
+  double atol = 1e-2;
+  double rtol = 1e-2;
+};
+
+struct TimingOptions {
+  bool hot = false;              // keep L2 warm (no flush between samples)
+  bool use_cupti = true;         // false: CUDA events (e.g. under ncu)
+  int warmup_runs = 3;           // at least this many untimed launches ...
+  double warmup_ms = 20.0;       // ... and at least this much wall time
+  int min_samples = 10;
+  int max_samples = 2000;
+  double max_time_s = 0.25;      // wall budget per timed kernel, then stop (stable = false)
+  double target_ci_rel = 0.005;  // stop once the median's 95% CI half-width / median < this
+};
+
+struct CaseJob {
+  int index = 0;
+  std::string kind = "compare";  // "compare" or "reference_check" (reference vs CPU double)
+  std::string op;                // CPU reference name, e.g. "rmsnorm"
+  std::string label;             // for messages, e.g. "flux1-single bf16 weight"
+  std::map<std::string, int64_t> dims;
+  std::map<std::string, double> scalars;  // e.g. eps, for the CPU reference
+  std::vector<BufferJob> buffers;
+  LaunchJob reference;
+  std::optional<LaunchJob> solution;      // absent for reference_check
+  Tolerance tolerance;
+  int trials = 3;                // fresh inputs per trial
+  uint64_t seed = 0;             // trial t uses seed + t
+  bool time = true;              // time reference and solution after validation
+  double bytes = 0;              // bytes the op must move, for the roofline
+};
+
+// Lowered names of the harness's own device kernels (verify/gpu/support_kernels.cuh),
+// keyed "fill_normal:bf16", "fill_uniform:fp16", "poison:bf16", "compare:fp32", ...
+struct SupportModule {
+  std::string module;
+  std::map<std::string, std::string> functions;
+};
+
+struct WorkerJob {
+  std::string protocol = kWorkerProtocol;
+  SupportModule support;
+  TimingOptions timing;
+  std::string cache_dir;         // where the worker caches the measured copy bandwidth per device
+  bool remeasure_bandwidth = false;
+  std::vector<CaseJob> cases;
+};
+
+// One stdout line of the worker.
+struct WorkerEvent {
+  std::string event;             // "device", "begin", "phase", "result", "fatal"
+  int index = -1;                // case index for begin / phase / result
+  std::string phase;             // "validate", "time_reference", "time_solution" (phase events)
+  std::optional<DeviceInfo> device;
+  std::optional<CaseResult> result;   // the worker fills verdict, reason, fault, error, trials,
+                                      // seed, reference_time, solution_time
+  std::string message;           // fatal
+};
+
+void to_json(nlohmann::json& j, const InitSpec& v);
+void from_json(const nlohmann::json& j, InitSpec& v);
+void to_json(nlohmann::json& j, const BufferJob& v);
+void from_json(const nlohmann::json& j, BufferJob& v);
+void to_json(nlohmann::json& j, const ArgJob& v);
+void from_json(const nlohmann::json& j, ArgJob& v);
+void to_json(nlohmann::json& j, const LaunchJob& v);
+void from_json(const nlohmann::json& j, LaunchJob& v);
+void to_json(nlohmann::json& j, const Tolerance& v);
+void from_json(const nlohmann::json& j, Tolerance& v);
+void to_json(nlohmann::json& j, const TimingOptions& v);
+void from_json(const nlohmann::json& j, TimingOptions& v);
+void to_json(nlohmann::json& j, const CaseJob& v);
+void from_json(const nlohmann::json& j, CaseJob& v);
+void to_json(nlohmann::json& j, const SupportModule& v);
+void from_json(const nlohmann::json& j, SupportModule& v);
+void to_json(nlohmann::json& j, const WorkerJob& v);
+void from_json(const nlohmann::json& j, WorkerJob& v);
+void to_json(nlohmann::json& j, const WorkerEvent& v);
+void from_json(const nlohmann::json& j, WorkerEvent& v);
+
+}  // namespace ako::exec

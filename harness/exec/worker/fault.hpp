@@ -1,0 +1,27 @@
+#pragma once
+// A CUDA call that failed inside the worker, classified for the result's fault taxonomy.
+#include <cuda.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace ako::exec {
+
+struct CudaFault : std::runtime_error {
+  CudaFault(CUresult code, std::string call, std::string fault, bool sticky)
+      : std::runtime_error(call), code(code), call(std::move(call)), fault(std::move(fault)), sticky(sticky) {}
+  CUresult code;
+  std::string call;    // "cuLaunchKernelEx(solution)", "cuStreamSynchronize", ...
+  std::string fault;   // illegal_address, misaligned, trap, illegal_instruction,
+                       // out_of_resources, launch_failed, invalid_value, cuda_error
+  bool sticky;         // the context is unusable afterwards: the worker must exit
+};
+
+// Classify a CUresult (CUDA_ERROR_ILLEGAL_ADDRESS -> "illegal_address", sticky, ...).
+std::string fault_name(CUresult r);
+bool fault_is_sticky(CUresult r);
+
+// Throws CudaFault when r != CUDA_SUCCESS; `call` names the call for the message.
+void check(CUresult r, const char* call);
+
+}  // namespace ako::exec

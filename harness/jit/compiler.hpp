@@ -1,0 +1,72 @@
+#pragma once
+// NVRTC to cubin, with a content-addressed disk cache and a process pool.
+//
+// One CompileRequest is one NVRTC program: a .cuh file compiled on its own, with every
+// template instantiation it needs added as a name expression. The cache key covers the
+// source and every header it includes by quotes (recursively), the option list, the NVRTC
+// version (major.minor and build) and the arch; a hit returns without calling NVRTC at all.
+// NVRTC compiles do not overlap across threads of one process (cuda_tech.md), so
+// compile_all() forks worker processes.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "result/run_result.hpp"
+
+namespace ako::jit {
+
+struct CompileRequest {
+  std::filesystem::path source;               // absolute path of the .cuh
+  std::string display_name;                   // how errors name the file, e.g. "solution/rmsnorm/rmsnorm.cuh"
+  std::vector<std::string> name_expressions;  // e.g. "rmsnorm_kernel<__nv_bfloat16, true, 256, 8, 1>"
+  std::string arch = "sm_90a";                // always a real arch: NVRTC emits cubin
+  std::vector<std::string> extra_options;     // e.g. "-DAKO_FOO=1"; ako adds -std, -I and -arch
+};
+
+struct CompiledModule {
+  std::filesystem::path cubin;                // file in the cache
+  std::string key;                            // cache key (hex sha256)
+  std::map<std::string, std::string> lowered; // name expression -> lowered name
+  std::map<std::string, KernelResources> resources;  // lowered name -> ptxas resource report
+  std::string log;                            // NVRTC log (warnings, ptxas -v)
+  bool cache_hit = false;
+  double compile_ms = 0;                      // NVRTC wall time (0 on a hit)
+};
+
+struct CompileOptions {
+  std::filesystem::path cache_dir;            // empty: no disk cache
+  std::filesystem::path cuda_home;            // toolkit root for -I<cuda>/include{,/cccl}
+  int jobs = 0;                               // parallel processes; 0 = number of CPUs
+  bool use_cache = true;
+};
+
+// Thrown when NVRTC rejects a program; what() holds the log, whose lines already read
+// "solution/rmsnorm/rmsnorm.cuh(42): error: ...".
+struct CompileError : std::runtime_error {
+  CompileError(std::string file, std::string log)
+      : std::runtime_error(file + ": compilation failed\n" + log), file(std::move(file)), log(std::move(log)) {}
+  std::string file, log;
+};
+
+// Compile one program in this process (cache first).
+CompiledModule compile(const CompileRequest& req, const CompileOptions& opt);
+
+// Compile many in parallel worker processes. Results are in request order; a program that
+// fails to compile yields an entry in `errors` (same index) and an empty module.
+struct BatchResult {
+  std::vector<CompiledModule> modules;
+  std::vector<std::string> errors;            // empty string = success
+};
+BatchResult compile_all(const std::vector<CompileRequest>& reqs, const CompileOptions& opt);
+
+// The cache key, exposed for tests.
+std::string cache_key(const CompileRequest& req, const CompileOptions& opt);
+
+// "13.0 (build 36424714)"-style version of the NVRTC library in use.
+std::string nvrtc_version_string();
+
+// Default cache directory: $AKO_CACHE_DIR, else $XDG_CACHE_HOME/ako, else ~/.cache/ako.
+std::filesystem::path default_cache_dir();
+
+}  // namespace ako::jit

@@ -1,0 +1,147 @@
+#pragma once
+// The result of `ako run`: plain value types that cross every stage boundary and are
+// serialised to the versioned JSON documented in harness/result/SCHEMA.md. iterate, gate,
+// tune and port read these back, so the CPU tests can feed them recorded results.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ako {
+
+inline constexpr const char* kRunResultSchema = "ako.run/1";
+
+// Compiler resource report of one kernel (ptxas log; -1 where unknown).
+struct KernelResources {
+  int registers = -1;          // registers per thread
+  int spill_stores = -1;       // bytes
+  int spill_loads = -1;        // bytes
+  int stack_bytes = -1;        // stack frame bytes (local arrays and spills)
+  int shared_bytes = -1;       // static shared memory bytes
+  int barriers = -1;
+  int constant_bytes = -1;     // cmem[0]
+};
+
+// Statistics of one timed kernel (times in microseconds).
+struct TimingStats {
+  std::string method;          // "cupti" (activity records) or "events" (fallback)
+  bool cold_l2 = true;         // L2 flushed before each sample
+  int samples = 0;
+  int warmup = 0;
+  double median_us = 0, min_us = 0, max_us = 0, mean_us = 0, stdev_us = 0;
+  double ci_rel = 0;           // half-width of the 95% confidence interval of the median / median
+  bool stable = false;         // stopped on the noise criterion (not on the time budget)
+  double kernels_per_sample = 0;  // kernel records CUPTI saw per sample (all streams)
+};
+
+// Candidate output against the reference output, over every trial.
+struct ErrorStats {
+  double max_abs = 0, max_rel = 0;
+  uint64_t checked = 0;        // elements compared
+  uint64_t mismatches = 0;     // |got - want| > atol + rtol * |want|
+  uint64_t nonfinite = 0;      // NaN/Inf in the candidate where the reference is finite
+  int64_t worst_index = -1;    // flat index of the largest abs error (or first non-finite)
+  double worst_got = 0, worst_want = 0;
+  std::string buffer;          // output buffer the worst element belongs to
+};
+
+enum class Verdict { correct, incorrect, failed, skipped };
+
+struct CaseResult {
+  int index = 0;
+  std::string kind = "compare";  // "compare" (solution vs reference) or "reference_check" (vs CPU double)
+  std::string shape;             // shape name from the task, e.g. "flux1-single"
+  std::map<std::string, int64_t> dims;
+  std::string dtype;
+  std::map<std::string, bool> flags;     // boolean variant axes, e.g. {"weight": true}
+  std::map<std::string, int64_t> params; // solution's tunable parameters used for this case
+  std::string config_class;              // which config class supplied the params
+  Verdict verdict = Verdict::skipped;
+  std::string reason;            // why incorrect / failed / skipped, in words
+  std::string fault;             // failed only: illegal_address, misaligned, trap, illegal_instruction,
+                                 // out_of_resources, launch_failed, timeout, worker_crash, cuda_error
+  ErrorStats error;
+  int trials = 0;
+  uint64_t seed = 0;
+  std::optional<TimingStats> reference_time, solution_time;
+  double bytes = 0;              // bytes the op must move (each input read once, each output written once)
+  double speedup = 0;            // reference median / solution median
+  double gbps = 0;               // bytes / solution median
+  double pct_copy_bw = 0;        // gbps / measured device copy bandwidth * 100
+};
+
+struct DeviceInfo {
+  std::string name;              // "NVIDIA H100 80GB HBM3"; empty when no GPU was used
+  std::string arch;              // "sm_90a"
+  std::string uuid;
+  int sm_count = 0;
+  int64_t l2_bytes = 0;
+  int driver_version = 0;        // cuDriverGetVersion, e.g. 13000
+  std::string cuda_version;      // toolkit the binaries were built with
+  std::string nvrtc_version;
+  double copy_bandwidth_gbs = 0; // device-to-device copy, bytes read + written per second / 1e9
+  std::string copy_bandwidth_source;  // "measured" or "cached <file>"
+};
+
+struct KernelBuild {
+  std::string role;              // "reference", "solution" or "support"
+  std::string file;              // source, relative to the repository root
+  std::string name_expression;   // e.g. "rmsnorm_kernel<__nv_bfloat16, true, 256, 8, 1>"
+  std::string lowered_name;
+  std::string arch;
+  KernelResources resources;
+  bool cache_hit = false;
+  double compile_ms = 0;         // 0 on a cache hit
+};
+
+struct Summary {
+  bool compiled = false;
+  int cases = 0, correct = 0, incorrect = 0, failed = 0, skipped = 0;
+  // Sums of medians over the cases where both kernels were timed and the solution is correct.
+  double runtime_us = 0, ref_runtime_us = 0;
+  double speedup = 0;            // ref_runtime_us / runtime_us
+  double geomean_speedup = 0;    // geometric mean of per-case speedups
+};
+
+struct RunResult {
+  std::string schema = kRunResultSchema;
+  std::string ako_version;
+  std::string task;
+  std::string started_at;        // ISO 8601 UTC
+  double wall_s = 0;
+  nlohmann::json options = nlohmann::json::object();  // the options the run used
+  DeviceInfo device;
+  std::vector<KernelBuild> builds;
+  std::vector<CaseResult> cases;
+  Summary summary;
+  std::string error;             // set when the run could not produce verdicts (exit 2)
+};
+
+// Verdict helpers.
+const char* verdict_name(Verdict v);
+Verdict parse_verdict(const std::string& s);
+
+// Recompute the summary from the cases (compiled flag is kept).
+void summarize(RunResult& r);
+
+// JSON (throws ako::Error on a wrong schema version or malformed document).
+nlohmann::json to_json(const RunResult& r);
+RunResult run_result_from_json(const nlohmann::json& j);
+
+void to_json(nlohmann::json& j, const KernelResources& v);
+void from_json(const nlohmann::json& j, KernelResources& v);
+void to_json(nlohmann::json& j, const TimingStats& v);
+void from_json(const nlohmann::json& j, TimingStats& v);
+void to_json(nlohmann::json& j, const ErrorStats& v);
+void from_json(const nlohmann::json& j, ErrorStats& v);
+void to_json(nlohmann::json& j, const CaseResult& v);
+void from_json(const nlohmann::json& j, CaseResult& v);
+void to_json(nlohmann::json& j, const DeviceInfo& v);
+void from_json(const nlohmann::json& j, DeviceInfo& v);
+void to_json(nlohmann::json& j, const KernelBuild& v);
+void from_json(const nlohmann::json& j, KernelBuild& v);
+
+}  // namespace ako

@@ -1,0 +1,55 @@
+#pragma once
+// From a spec to concrete cases: shape x dtype x flag combination, each with the solution's
+// parameters (from its config file, else the first allowed values) and both kernels'
+// instantiation and launch geometry evaluated. Pure CPU; no compilation here.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "task/spec.hpp"
+
+namespace ako::task {
+
+// One evaluated kernel instance for one case.
+struct KernelInstance {
+  std::filesystem::path file;            // absolute path of the source
+  std::string name_expression;           // placeholders substituted
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t shared_bytes = 0;
+  std::vector<exec::ArgJob> args;        // buffers resolved to indices into Case::buffers
+};
+
+struct Case {
+  std::string kind = "compare";          // or "reference_check"
+  const ShapeSpec* shape = nullptr;
+  DType dtype = DType::bf16;
+  std::map<std::string, bool> flags;
+  std::map<std::string, int64_t> params;  // solution parameters (empty for reference_check)
+  std::string config_class;               // config class the params came from ("default", ...)
+  std::vector<exec::BufferJob> buffers;
+  std::map<std::string, double> scalars;  // every scalar's value (for the CPU reference)
+  KernelInstance reference;
+  std::optional<KernelInstance> solution;
+  exec::Tolerance tolerance;
+  double bytes = 0;                      // sum over present buffers: inputs/weights read once,
+                                         // outputs written once
+  std::string label() const;             // "flux1-single bf16 weight=1"
+};
+
+struct CaseFilter {
+  std::vector<std::string> shapes;       // shape names; empty = all
+  std::vector<DType> dtypes;             // empty = all of the spec's
+};
+
+// Parameter overrides (e.g. from --param BLOCK=512) replace the config's values for every case.
+using ParamOverrides = std::map<std::string, int64_t>;
+
+// Expand the benchmark cases (compare) and, when with_checks, the reference_check cases.
+// Throws SpecError when a case's parameters violate the constraints or an expression fails.
+std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter,
+                               const ParamOverrides& overrides, bool with_checks);
+
+}  // namespace ako::task

@@ -1,0 +1,93 @@
+#pragma once
+// A task spec: tasks/<name>/task.json, format documented in tasks/README.md.
+// Parsing validates everything up front; a malformed spec throws ako::SpecError naming the
+// file, the field (as a JSON path, e.g. "solution.params.BLOCK") and what is expected.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/dtype.hpp"
+#include "exec/protocol/job.hpp"
+
+namespace ako::task {
+
+inline constexpr const char* kTaskSchema = "ako.task/1";
+
+struct BufferSpec {
+  std::string name;
+  exec::BufferRole role = exec::BufferRole::input;
+  std::string dtype = "$dtype";          // "$dtype" (the case's dtype) or a fixed dtype name
+  std::vector<std::string> shape;        // integer expressions over the dims
+  std::string present_if;                // empty: always; else the name of a boolean flag
+  exec::InitSpec init;
+};
+
+enum class ScalarType { i32, i64, f32 };
+
+struct ScalarSpec {
+  std::string name;
+  ScalarType type = ScalarType::i32;
+  std::string value;                     // expression over dims (i32/i64) or a number (f32)
+};
+
+struct TunableParam {
+  std::string name;
+  std::vector<int64_t> values;           // allowed values, in the order given
+};
+
+struct KernelSpec {
+  std::filesystem::path file;            // relative to the repository root
+  std::string kernel;                    // name expression template: "rmsnorm<{T}, {weight}, {BLOCK}>"
+                                         // placeholders: {T} (CUDA type of the dtype), {dtype},
+                                         // each flag (true/false), each param, each dim
+  std::vector<std::string> args;         // buffer or scalar names, in kernel parameter order
+  std::vector<std::string> grid;         // 1-3 integer expressions
+  std::vector<std::string> block;        // 1-3 integer expressions
+  std::string shared_bytes = "0";        // integer expression (dynamic shared memory)
+  std::vector<TunableParam> params;      // solution only
+  std::vector<std::string> constraints;  // boolean expressions over params, dims and flags
+  std::filesystem::path config;          // solution only: tuned config file (see tasks/README.md)
+};
+
+struct ShapeSpec {
+  std::string name;
+  std::map<std::string, int64_t> dims;
+  std::string source;                    // where the shape comes from (model, resolution)
+};
+
+struct TaskSpec {
+  std::filesystem::path file;            // the task.json this came from
+  std::filesystem::path root;            // repository root that relative paths resolve against
+  std::string name;
+  std::string description;
+  std::string op;                        // CPU reference, e.g. "rmsnorm"
+  std::vector<std::string> dims;         // dimension names, e.g. {"rows", "cols"}
+  std::vector<DType> dtypes;
+  std::vector<std::string> flags;        // boolean variant axes, e.g. {"weight"}
+  std::vector<ShapeSpec> shapes;         // the benchmark shape set
+  std::vector<ShapeSpec> check_shapes;   // small shapes where the reference meets the CPU double
+  std::vector<BufferSpec> buffers;
+  std::vector<ScalarSpec> scalars;
+  KernelSpec reference;
+  KernelSpec solution;
+  std::map<DType, exec::Tolerance> tolerance;
+  int trials = 3;
+  nlohmann::json port = nlohmann::json::object();  // port target, read by `ako port`
+};
+
+// Parse and validate a spec document. `file` is used in error messages and to resolve paths.
+TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file,
+                    const std::filesystem::path& root);
+
+// Load tasks/<name>/task.json under `root` (or `name` itself when it is a path to a file).
+TaskSpec load_task(const std::filesystem::path& root, const std::string& name);
+
+// Names of the tasks under root/tasks, sorted.
+std::vector<std::string> list_tasks(const std::filesystem::path& root);
+
+}  // namespace ako::task

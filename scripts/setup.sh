@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Set up and build ako on a fresh Debian/Ubuntu machine.
+#   scripts/setup.sh            install packages (when missing) and build into build/
+#   AKO_SKIP_APT=1 scripts/setup.sh   build only
+# CUDA comes from /usr/local/cuda (CMake's find_package(CUDAToolkit)); it is not installed here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(cmake g++ pkg-config
+          libgit2-dev nlohmann-json3-dev libfmt-dev libcli11-dev
+          libbenchmark-dev libgtest-dev libssl-dev)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ "${AKO_SKIP_APT:-0}" != 1 ] && [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -x /usr/local/cuda/bin/nvcc ] && [ -z "${CUDAToolkit_ROOT:-}" ]; then
+  echo "setup: no CUDA toolkit at /usr/local/cuda; set CUDAToolkit_ROOT" >&2
+  exit 2
+fi
+
+BUILD_DIR=${AKO_BUILD_DIR:-build}
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${AKO_BUILD_TYPE:-RelWithDebInfo}
+cmake --build "$BUILD_DIR" -j "$(nproc)"
+echo "setup: built $BUILD_DIR/ako"
