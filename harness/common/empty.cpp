@@ -1,0 +1,1 @@
+// Placeholder translation unit for a stage whose sources have not landed yet.
