@@ -1,0 +1,269 @@
+// JSON for the run result (schema documented in harness/result/SCHEMA.md).
+#include <cmath>
+
+#include "common/error.hpp"
+#include "result/run_result.hpp"
+
+namespace ako {
+
+using nlohmann::json;
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::correct: return "correct";
+    case Verdict::incorrect: return "incorrect";
+    case Verdict::failed: return "failed";
+    case Verdict::skipped: return "skipped";
+  }
+  return "skipped";
+}
+
+Verdict parse_verdict(const std::string& s) {
+  if (s == "correct") return Verdict::correct;
+  if (s == "incorrect") return Verdict::incorrect;
+  if (s == "failed") return Verdict::failed;
+  if (s == "skipped") return Verdict::skipped;
+  throw Error("unknown verdict '" + s + "' (expected correct, incorrect, failed or skipped)");
+}
+
+namespace {
+// Reads an optional member into `out`, leaving the default when absent or null.
+template <typename T>
+void opt(const json& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) out = it->get<T>();
+}
+}  // namespace
+
+void to_json(json& j, const KernelResources& v) {
+  j = json{{"registers", v.registers},       {"spill_stores", v.spill_stores},
+           {"spill_loads", v.spill_loads},   {"stack_bytes", v.stack_bytes},
+           {"shared_bytes", v.shared_bytes}, {"barriers", v.barriers},
+           {"constant_bytes", v.constant_bytes}};
+}
+void from_json(const json& j, KernelResources& v) {
+  opt(j, "registers", v.registers);
+  opt(j, "spill_stores", v.spill_stores);
+  opt(j, "spill_loads", v.spill_loads);
+  opt(j, "stack_bytes", v.stack_bytes);
+  opt(j, "shared_bytes", v.shared_bytes);
+  opt(j, "barriers", v.barriers);
+  opt(j, "constant_bytes", v.constant_bytes);
+}
+
+void to_json(json& j, const TimingStats& v) {
+  j = json{{"method", v.method},     {"cold_l2", v.cold_l2},     {"samples", v.samples},
+           {"warmup", v.warmup},     {"median_us", v.median_us}, {"min_us", v.min_us},
+           {"max_us", v.max_us},     {"mean_us", v.mean_us},     {"stdev_us", v.stdev_us},
+           {"ci_rel", v.ci_rel},     {"stable", v.stable},       {"kernels_per_sample", v.kernels_per_sample}};
+}
+void from_json(const json& j, TimingStats& v) {
+  opt(j, "method", v.method);
+  opt(j, "cold_l2", v.cold_l2);
+  opt(j, "samples", v.samples);
+  opt(j, "warmup", v.warmup);
+  opt(j, "median_us", v.median_us);
+  opt(j, "min_us", v.min_us);
+  opt(j, "max_us", v.max_us);
+  opt(j, "mean_us", v.mean_us);
+  opt(j, "stdev_us", v.stdev_us);
+  opt(j, "ci_rel", v.ci_rel);
+  opt(j, "stable", v.stable);
+  opt(j, "kernels_per_sample", v.kernels_per_sample);
+}
+
+void to_json(json& j, const ErrorStats& v) {
+  j = json{{"max_abs", v.max_abs},         {"max_rel", v.max_rel},     {"checked", v.checked},
+           {"mismatches", v.mismatches},   {"nonfinite", v.nonfinite}, {"worst_index", v.worst_index},
+           {"worst_got", v.worst_got},     {"worst_want", v.worst_want}, {"buffer", v.buffer}};
+  // JSON has no NaN/Inf: a non-finite worst value is written as null.
+  for (const char* k : {"max_abs", "max_rel", "worst_got", "worst_want"})
+    if (!std::isfinite(j[k].get<double>())) j[k] = nullptr;
+}
+void from_json(const json& j, ErrorStats& v) {
+  opt(j, "max_abs", v.max_abs);
+  opt(j, "max_rel", v.max_rel);
+  opt(j, "checked", v.checked);
+  opt(j, "mismatches", v.mismatches);
+  opt(j, "nonfinite", v.nonfinite);
+  opt(j, "worst_index", v.worst_index);
+  opt(j, "worst_got", v.worst_got);
+  opt(j, "worst_want", v.worst_want);
+  opt(j, "buffer", v.buffer);
+}
+
+void to_json(json& j, const CaseResult& v) {
+  j = json{{"index", v.index},
+           {"kind", v.kind},
+           {"shape", v.shape},
+           {"dims", v.dims},
+           {"dtype", v.dtype},
+           {"flags", v.flags},
+           {"params", v.params},
+           {"config_class", v.config_class},
+           {"verdict", verdict_name(v.verdict)},
+           {"reason", v.reason},
+           {"fault", v.fault},
+           {"error", v.error},
+           {"trials", v.trials},
+           {"seed", v.seed},
+           {"reference_time", v.reference_time ? json(*v.reference_time) : json(nullptr)},
+           {"solution_time", v.solution_time ? json(*v.solution_time) : json(nullptr)},
+           {"bytes", v.bytes},
+           {"speedup", v.speedup},
+           {"gbps", v.gbps},
+           {"pct_copy_bw", v.pct_copy_bw}};
+}
+void from_json(const json& j, CaseResult& v) {
+  opt(j, "index", v.index);
+  opt(j, "kind", v.kind);
+  opt(j, "shape", v.shape);
+  opt(j, "dims", v.dims);
+  opt(j, "dtype", v.dtype);
+  opt(j, "flags", v.flags);
+  opt(j, "params", v.params);
+  opt(j, "config_class", v.config_class);
+  if (j.contains("verdict")) v.verdict = parse_verdict(j.at("verdict").get<std::string>());
+  opt(j, "reason", v.reason);
+  opt(j, "fault", v.fault);
+  opt(j, "error", v.error);
+  opt(j, "trials", v.trials);
+  opt(j, "seed", v.seed);
+  if (j.contains("reference_time") && !j["reference_time"].is_null())
+    v.reference_time = j["reference_time"].get<TimingStats>();
+  if (j.contains("solution_time") && !j["solution_time"].is_null())
+    v.solution_time = j["solution_time"].get<TimingStats>();
+  opt(j, "bytes", v.bytes);
+  opt(j, "speedup", v.speedup);
+  opt(j, "gbps", v.gbps);
+  opt(j, "pct_copy_bw", v.pct_copy_bw);
+}
+
+void to_json(json& j, const DeviceInfo& v) {
+  j = json{{"name", v.name},
+           {"arch", v.arch},
+           {"uuid", v.uuid},
+           {"sm_count", v.sm_count},
+           {"l2_bytes", v.l2_bytes},
+           {"driver_version", v.driver_version},
+           {"cuda_version", v.cuda_version},
+           {"nvrtc_version", v.nvrtc_version},
+           {"copy_bandwidth_gbs", v.copy_bandwidth_gbs},
+           {"copy_bandwidth_source", v.copy_bandwidth_source}};
+}
+void from_json(const json& j, DeviceInfo& v) {
+  opt(j, "name", v.name);
+  opt(j, "arch", v.arch);
+  opt(j, "uuid", v.uuid);
+  opt(j, "sm_count", v.sm_count);
+  opt(j, "l2_bytes", v.l2_bytes);
+  opt(j, "driver_version", v.driver_version);
+  opt(j, "cuda_version", v.cuda_version);
+  opt(j, "nvrtc_version", v.nvrtc_version);
+  opt(j, "copy_bandwidth_gbs", v.copy_bandwidth_gbs);
+  opt(j, "copy_bandwidth_source", v.copy_bandwidth_source);
+}
+
+void to_json(json& j, const KernelBuild& v) {
+  j = json{{"role", v.role},         {"file", v.file},           {"name_expression", v.name_expression},
+           {"lowered_name", v.lowered_name}, {"arch", v.arch},   {"resources", v.resources},
+           {"cache_hit", v.cache_hit}, {"compile_ms", v.compile_ms}};
+}
+void from_json(const json& j, KernelBuild& v) {
+  opt(j, "role", v.role);
+  opt(j, "file", v.file);
+  opt(j, "name_expression", v.name_expression);
+  opt(j, "lowered_name", v.lowered_name);
+  opt(j, "arch", v.arch);
+  opt(j, "resources", v.resources);
+  opt(j, "cache_hit", v.cache_hit);
+  opt(j, "compile_ms", v.compile_ms);
+}
+
+static json summary_json(const Summary& s) {
+  return json{{"compiled", s.compiled},   {"cases", s.cases},         {"correct", s.correct},
+              {"incorrect", s.incorrect}, {"failed", s.failed},       {"skipped", s.skipped},
+              {"runtime_us", s.runtime_us}, {"ref_runtime_us", s.ref_runtime_us},
+              {"speedup", s.speedup},     {"geomean_speedup", s.geomean_speedup}};
+}
+
+static Summary summary_from(const json& j) {
+  Summary s;
+  opt(j, "compiled", s.compiled);
+  opt(j, "cases", s.cases);
+  opt(j, "correct", s.correct);
+  opt(j, "incorrect", s.incorrect);
+  opt(j, "failed", s.failed);
+  opt(j, "skipped", s.skipped);
+  opt(j, "runtime_us", s.runtime_us);
+  opt(j, "ref_runtime_us", s.ref_runtime_us);
+  opt(j, "speedup", s.speedup);
+  opt(j, "geomean_speedup", s.geomean_speedup);
+  return s;
+}
+
+json to_json(const RunResult& r) {
+  return json{{"schema", r.schema},     {"ako_version", r.ako_version}, {"task", r.task},
+              {"started_at", r.started_at}, {"wall_s", r.wall_s},     {"options", r.options},
+              {"device", r.device},     {"builds", r.builds},           {"cases", r.cases},
+              {"summary", summary_json(r.summary)}, {"error", r.error}};
+}
+
+RunResult run_result_from_json(const json& j) {
+  if (!j.is_object()) throw Error("run result: expected a JSON object");
+  const std::string schema = j.value("schema", "");
+  if (schema != kRunResultSchema)
+    throw Error("run result: schema '" + schema + "' is not '" + kRunResultSchema +
+                "'; re-run `ako run` with this version of ako to regenerate it");
+  try {
+    RunResult r;
+    r.schema = schema;
+    opt(j, "ako_version", r.ako_version);
+    opt(j, "task", r.task);
+    opt(j, "started_at", r.started_at);
+    opt(j, "wall_s", r.wall_s);
+    opt(j, "options", r.options);
+    opt(j, "device", r.device);
+    opt(j, "builds", r.builds);
+    opt(j, "cases", r.cases);
+    if (j.contains("summary")) r.summary = summary_from(j["summary"]);
+    opt(j, "error", r.error);
+    return r;
+  } catch (const json::exception& e) {
+    throw Error(std::string("run result: malformed document: ") + e.what());
+  }
+}
+
+void summarize(RunResult& r) {
+  Summary s;
+  s.compiled = r.summary.compiled;
+  double log_sum = 0;
+  int timed = 0;
+  for (const auto& c : r.cases) {
+    if (c.kind != "compare") {
+      // A failing reference check still makes the run incorrect.
+      if (c.verdict == Verdict::incorrect) ++s.incorrect;
+      if (c.verdict == Verdict::failed) ++s.failed;
+      continue;
+    }
+    ++s.cases;
+    switch (c.verdict) {
+      case Verdict::correct: ++s.correct; break;
+      case Verdict::incorrect: ++s.incorrect; break;
+      case Verdict::failed: ++s.failed; break;
+      case Verdict::skipped: ++s.skipped; break;
+    }
+    if (c.verdict == Verdict::correct && c.reference_time && c.solution_time &&
+        c.solution_time->median_us > 0) {
+      s.runtime_us += c.solution_time->median_us;
+      s.ref_runtime_us += c.reference_time->median_us;
+      log_sum += std::log(c.reference_time->median_us / c.solution_time->median_us);
+      ++timed;
+    }
+  }
+  if (s.runtime_us > 0) s.speedup = s.ref_runtime_us / s.runtime_us;
+  if (timed > 0) s.geomean_speedup = std::exp(log_sum / timed);
+  r.summary = s;
+}
+
+}  // namespace ako

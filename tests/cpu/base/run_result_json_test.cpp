@@ -1,0 +1,175 @@
+// JSON round trips of the run result and the worker protocol.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "common/error.hpp"
+#include "exec/protocol/job.hpp"
+#include "result/run_result.hpp"
+
+namespace ako {
+namespace {
+
+RunResult sample_result() {
+  RunResult r;
+  r.ako_version = "0.1.0";
+  r.task = "rmsnorm";
+  r.started_at = "2026-11-22T20:00:00Z";
+  r.wall_s = 3.5;
+  r.options = {{"hot", false}, {"seed", 42}};
+  r.device.name = "NVIDIA H100 80GB HBM3";
+  r.device.arch = "sm_90a";
+  r.device.copy_bandwidth_gbs = 2950.5;
+  KernelBuild b;
+  b.role = "solution";
+  b.file = "solution/rmsnorm/rmsnorm.cuh";
+  b.name_expression = "rmsnorm_kernel<__nv_bfloat16, true, 256, 8, 1>";
+  b.lowered_name = "_Z14rmsnorm_kernel";
+  b.resources.registers = 32;
+  b.resources.spill_stores = 0;
+  r.builds.push_back(b);
+  CaseResult c;
+  c.index = 3;
+  c.shape = "flux1-single";
+  c.dims = {{"rows", 4608}, {"cols", 3072}};
+  c.dtype = "bf16";
+  c.flags = {{"weight", true}};
+  c.params = {{"BLOCK", 256}};
+  c.verdict = Verdict::correct;
+  c.error.max_abs = 0.0078125;
+  c.error.checked = 4608 * 3072;
+  TimingStats t;
+  t.method = "cupti";
+  t.samples = 40;
+  t.median_us = 20.5;
+  c.reference_time = t;
+  t.median_us = 10.25;
+  c.solution_time = t;
+  c.speedup = 2.0;
+  r.cases.push_back(c);
+  CaseResult f;
+  f.index = 4;
+  f.verdict = Verdict::failed;
+  f.fault = "illegal_address";
+  r.cases.push_back(f);
+  r.summary.compiled = true;
+  summarize(r);
+  return r;
+}
+
+TEST(RunResultJson, RoundTripKeepsEveryField) {
+  const RunResult r = sample_result();
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["schema"], "ako.run/1");
+  const RunResult back = run_result_from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_EQ(to_json(back), j);
+  ASSERT_EQ(back.cases.size(), 2u);
+  EXPECT_EQ(back.cases[0].verdict, Verdict::correct);
+  ASSERT_TRUE(back.cases[0].solution_time.has_value());
+  EXPECT_DOUBLE_EQ(back.cases[0].solution_time->median_us, 10.25);
+  EXPECT_FALSE(back.cases[1].solution_time.has_value());
+  EXPECT_EQ(back.cases[1].fault, "illegal_address");
+  EXPECT_EQ(back.builds[0].resources.registers, 32);
+}
+
+TEST(RunResultJson, WrongSchemaIsRefusedWithTheFix) {
+  nlohmann::json j = to_json(sample_result());
+  j["schema"] = "ako.run/0";
+  try {
+    run_result_from_json(j);
+    FAIL() << "accepted a wrong schema";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ako.run/0"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("re-run"), std::string::npos);
+  }
+}
+
+TEST(RunResultJson, NonFiniteErrorValuesBecomeNull) {
+  CaseResult c;
+  c.error.worst_got = std::numeric_limits<double>::quiet_NaN();
+  c.error.max_abs = std::numeric_limits<double>::infinity();
+  nlohmann::json j = c;
+  EXPECT_TRUE(j["error"]["worst_got"].is_null());
+  EXPECT_TRUE(j["error"]["max_abs"].is_null());
+  EXPECT_NO_THROW(nlohmann::json::parse(j.dump()));
+}
+
+TEST(Summary, SumsOnlyCorrectTimedCompareCases) {
+  RunResult r = sample_result();
+  EXPECT_EQ(r.summary.cases, 2);
+  EXPECT_EQ(r.summary.correct, 1);
+  EXPECT_EQ(r.summary.failed, 1);
+  EXPECT_DOUBLE_EQ(r.summary.runtime_us, 10.25);
+  EXPECT_DOUBLE_EQ(r.summary.ref_runtime_us, 20.5);
+  EXPECT_DOUBLE_EQ(r.summary.speedup, 2.0);
+  EXPECT_NEAR(r.summary.geomean_speedup, 2.0, 1e-12);
+  EXPECT_TRUE(r.summary.compiled);
+}
+
+TEST(Summary, FailedReferenceCheckCountsAgainstTheRun) {
+  RunResult r;
+  CaseResult c;
+  c.kind = "reference_check";
+  c.verdict = Verdict::incorrect;
+  r.cases.push_back(c);
+  summarize(r);
+  EXPECT_EQ(r.summary.cases, 0);
+  EXPECT_EQ(r.summary.incorrect, 1);
+}
+
+TEST(WorkerProtocolJson, JobRoundTrip) {
+  exec::WorkerJob job;
+  job.support.module = "/tmp/support.cubin";
+  job.support.functions["poison:bf16"] = "_Z10ako_poisonI13__nv_bfloat16EvPT_y";
+  job.timing.hot = true;
+  exec::CaseJob c;
+  c.index = 7;
+  c.op = "rmsnorm";
+  c.dims = {{"rows", 2}, {"cols", 128}};
+  c.scalars = {{"eps", 1e-6}};
+  exec::BufferJob x;
+  x.name = "x";
+  x.count = 256;
+  x.dtype = DType::fp16;
+  c.buffers.push_back(x);
+  exec::ArgJob a;
+  a.kind = exec::ArgJob::Kind::buffer;
+  a.buffer = 0;
+  c.reference.args = {a, exec::ArgJob{}, exec::ArgJob{exec::ArgJob::Kind::i32, -1, 128, 0},
+                      exec::ArgJob{exec::ArgJob::Kind::f32, -1, 0, 1e-6}};
+  c.reference.grid = {2, 1, 1};
+  c.solution = c.reference;
+  job.cases.push_back(c);
+  const nlohmann::json j = job;
+  const auto back = nlohmann::json::parse(j.dump()).get<exec::WorkerJob>();
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_EQ(back.cases[0].buffers[0].dtype, DType::fp16);
+  EXPECT_EQ(back.cases[0].reference.args[2].i, 128);
+  EXPECT_TRUE(back.cases[0].solution.has_value());
+}
+
+TEST(WorkerProtocolJson, MismatchedProtocolIsRefused) {
+  nlohmann::json j = exec::WorkerJob{};
+  j["protocol"] = "ako.worker/0";
+  EXPECT_THROW(j.get<exec::WorkerJob>(), Error);
+}
+
+TEST(WorkerProtocolJson, EventRoundTrip) {
+  exec::WorkerEvent e;
+  e.event = "result";
+  e.index = 2;
+  CaseResult c;
+  c.index = 2;
+  c.verdict = Verdict::incorrect;
+  c.reason = "out: 3 of 100 elements differ";
+  e.result = c;
+  const auto back = nlohmann::json::parse(nlohmann::json(e).dump()).get<exec::WorkerEvent>();
+  ASSERT_TRUE(back.result.has_value());
+  EXPECT_EQ(back.result->verdict, Verdict::incorrect);
+  EXPECT_EQ(back.index, 2);
+  EXPECT_FALSE(back.device.has_value());
+}
+
+}  // namespace
+}  // namespace ako
