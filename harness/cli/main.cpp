@@ -1,1 +1,120 @@
-int main(){}
+// ako: kernel autotuning and optimization harness. Command wiring only; each command lives
+// in cli/commands/.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/commands/run_command.hpp"
+#include "cli/exit_codes.hpp"
+#include "common/error.hpp"
+#include "jit/compiler.hpp"
+
+namespace {
+
+using ako::cli::RunOptions;
+
+// `ako run task rmsnorm` reads naturally; `ako run rmsnorm` works too.
+void add_task_positionals(CLI::App* cmd, std::vector<std::string>& words) {
+  cmd->add_option("what", words, "'task NAME' or just NAME (a folder under tasks/, or a task.json path)")
+      ->required()
+      ->expected(1, 2);
+}
+
+std::string task_from_words(const std::vector<std::string>& words) {
+  if (words.size() == 2) {
+    if (words[0] != "task")
+      throw CLI::ValidationError("what", "expected 'task NAME', got '" + words[0] + " " + words[1] + "'");
+    return words[1];
+  }
+  if (words[0] == "task") throw CLI::ValidationError("what", "missing the task name after 'task'");
+  return words[0];
+}
+
+void add_common_build_options(CLI::App* cmd, RunOptions& o) {
+  cmd->add_option("--root", o.root, "workspace root (default: nearest folder with tasks/ upward from here)");
+  cmd->add_option("--arch", o.arch, "target arch for NVRTC, e.g. sm_90a (default: the GPU's; sm_90a without one)");
+  cmd->add_option("--shapes", o.shapes, "only these shapes (names from the task), comma separated")->delimiter(',');
+  cmd->add_option("--dtypes", o.dtypes, "only these dtypes (bf16, fp16, fp32), comma separated")->delimiter(',');
+  cmd->add_option("--param", o.params, "override a solution parameter for every case, NAME=VALUE (repeatable)");
+  cmd->add_option("--solution", o.solution, "use this .cuh instead of the task's solution file");
+  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes (default: number of CPUs)");
+  cmd->add_flag("--no-cache", o.no_cache, "compile everything again (the cache is neither read nor written)");
+  cmd->add_option("--cache-dir", o.cache_dir, "kernel cache (default: $AKO_CACHE_DIR, $XDG_CACHE_HOME/ako or ~/.cache/ako)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "ako: JIT-build CUDA kernel variants, prove them correct against a reference over real diffusion\n"
+      "shapes, time them with CUPTI, and report.\n\n"
+      "Exit status: 0 every case correct; 1 some case incorrect or a candidate failed (crash, hang);\n"
+      "2 usage, spec, build or environment error (e.g. no GPU for run).",
+      "ako"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("ako ") + AKO_VERSION);
+
+  RunOptions run;
+  std::vector<std::string> run_words;
+  std::string color = "auto";
+  bool progress_on = false, progress_off = false;
+  auto* run_cmd = app.add_subcommand("run", "validate and time a task's solution against its reference on the GPU");
+  add_task_positionals(run_cmd, run_words);
+  add_common_build_options(run_cmd, run);
+  run_cmd->add_option("--json", run.json_out, "write the result as JSON (schema ako.run/1) to this file");
+  run_cmd->add_flag("--hot", run.hot, "keep L2 warm between timed samples (default: flush it)");
+  run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: random, printed and recorded)");
+  run_cmd->add_option("--trials", run.trials, "fresh input sets per case (default: the task's)")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--case-timeout", run.case_timeout_s, "seconds without progress before a case is killed as hung")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  run_cmd->add_option("--max-time", run.max_time_s, "timing budget per kernel and case, seconds")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  run_cmd->add_flag("--no-time", run.no_time, "validate only");
+  run_cmd->add_flag("--no-cupti", run.no_cupti, "time with CUDA events instead of CUPTI (e.g. under ncu)");
+  run_cmd->add_flag("--no-checks", run.no_checks, "skip the reference-vs-CPU-double checks on small shapes");
+  run_cmd->add_flag("--remeasure-bandwidth", run.remeasure_bandwidth, "measure the copy bandwidth again instead of using the cached value");
+  run_cmd->add_flag("--builds", run.show_builds, "print the registers/spills table of every compiled kernel");
+  run_cmd->add_option("--color", color, "colour the verdicts: auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  run_cmd->add_flag("--progress", progress_on, "show the progress line even when stderr is not a terminal");
+  run_cmd->add_flag("--no-progress", progress_off, "never show the progress line");
+
+  RunOptions comp;
+  std::vector<std::string> comp_words;
+  auto* compile_cmd = app.add_subcommand("compile", "compile every kernel of a task with NVRTC and report registers and spills (no GPU needed)");
+  add_task_positionals(compile_cmd, comp_words);
+  add_common_build_options(compile_cmd, comp);
+
+  app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return e.get_exit_code() == 0 ? code : ako::cli::kExitUsage;
+  }
+
+  try {
+    if (run_cmd->parsed()) {
+      run.task = task_from_words(run_words);
+      run.color = color == "always" ? ako::cli::ColorMode::always
+                  : color == "never" ? ako::cli::ColorMode::never
+                                     : ako::cli::ColorMode::automatic;
+      if (progress_on) run.progress = true;
+      if (progress_off) run.progress = false;
+      return ako::cli::run_command(run);
+    }
+    if (compile_cmd->parsed()) {
+      comp.task = task_from_words(comp_words);
+      return ako::cli::compile_command(comp);
+    }
+    fmt::print("ako {}\nNVRTC {}\ncache {}\n", AKO_VERSION, ako::jit::nvrtc_version_string(),
+               ako::jit::default_cache_dir().string());
+    return ako::cli::kExitOk;
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "ako: {}\nRun with --help for usage.\n", e.what());
+    return ako::cli::kExitUsage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ako: {}\n", e.what());
+    return ako::cli::kExitUsage;
+  }
+}

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "result/run_result.hpp"
 
 namespace ako::jit {
@@ -42,10 +43,11 @@ struct CompileOptions {
 };
 
 // Thrown when NVRTC rejects a program; what() holds the log, whose lines already read
-// "solution/rmsnorm/rmsnorm.cuh(42): error: ...".
-struct CompileError : std::runtime_error {
+// "solution/rmsnorm/rmsnorm.cuh(42): error: ...". A build error, hence an ako::Error (exit 2).
+// Other failures (virtual arch, unreadable source, no CUDA headers) throw plain ako::Error.
+struct CompileError : Error {
   CompileError(std::string file, std::string log)
-      : std::runtime_error(file + ": compilation failed\n" + log), file(std::move(file)), log(std::move(log)) {}
+      : Error(file + ": compilation failed\n" + log), file(std::move(file)), log(std::move(log)) {}
   std::string file, log;
 };
 
@@ -53,7 +55,11 @@ struct CompileError : std::runtime_error {
 CompiledModule compile(const CompileRequest& req, const CompileOptions& opt);
 
 // Compile many in parallel worker processes. Results are in request order; a program that
-// fails to compile yields an entry in `errors` (same index) and an empty module.
+// fails to compile (or whose request is invalid) yields an entry in `errors` (same index) and
+// an empty module. Cache hits are loaded in the calling process, which never runs NVRTC
+// itself; identical requests compile once. It forks: call it while no other thread of the
+// process is inside NVRTC. cache_hit is false and compile_ms is the child's NVRTC time for
+// programs compiled by this call.
 struct BatchResult {
   std::vector<CompiledModule> modules;
   std::vector<std::string> errors;            // empty string = success
@@ -63,7 +69,8 @@ BatchResult compile_all(const std::vector<CompileRequest>& reqs, const CompileOp
 // The cache key, exposed for tests.
 std::string cache_key(const CompileRequest& req, const CompileOptions& opt);
 
-// "13.0 (build 36424714)"-style version of the NVRTC library in use.
+// Version of the NVRTC library in use, e.g. "13.0 build-id 65be0db342ad51a0...": nvrtcVersion
+// plus the GNU build-id of the loaded libnvrtc, which names the exact build without compiling.
 std::string nvrtc_version_string();
 
 // Default cache directory: $AKO_CACHE_DIR, else $XDG_CACHE_HOME/ako, else ~/.cache/ako.

@@ -36,9 +36,14 @@ struct Case {
   exec::Tolerance tolerance;
   double bytes = 0;                      // sum over present buffers: inputs/weights read once,
                                          // outputs written once
-  std::string label() const;             // "flux1-single bf16 weight=1"
+  // "<shape> <dtype>" then each flag as "<flag>" or "no<flag>": "flux1-single bf16 weight",
+  // "flux1-single bf16 noweight". Stable: results, logs and baselines key on it.
+  std::string label() const;
 };
 
+// Unknown shape names and dtypes the spec lacks are errors (ako::Error listing the known ones).
+// The shape filter selects benchmark shapes (compare cases); reference_check cases are governed
+// by with_checks and the dtype filter only.
 struct CaseFilter {
   std::vector<std::string> shapes;       // shape names; empty = all
   std::vector<DType> dtypes;             // empty = all of the spec's
@@ -47,7 +52,9 @@ struct CaseFilter {
 // Parameter overrides (e.g. from --param BLOCK=512) replace the config's values for every case.
 using ParamOverrides = std::map<std::string, int64_t>;
 
-// Expand the benchmark cases (compare) and, when with_checks, the reference_check cases.
+// Expand the benchmark cases (compare) and, when with_checks, the reference_check cases after
+// them. Order: shape (spec order), dtype (spec order), flag combination (first flag slowest,
+// true before false). Overrides naming an unknown param or a value not allowed throw SpecError.
 // Throws SpecError when a case's parameters violate the constraints or an expression fails.
 std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter,
                                const ParamOverrides& overrides, bool with_checks);

@@ -3,10 +3,13 @@
 // buffer shapes and constraints ("BLOCK % 32 == 0 && cols % VEC == 0").
 // Grammar: literals, identifiers, ( ), unary - !, * / %, + -, < <= > >=, == !=, &&, ||,
 // and the functions ceil_div(a,b), min(a,b), max(a,b), pow2(a) (1 when a is a power of two).
+// Precedence and semantics follow C (/ and % truncate toward zero, && and || short-circuit,
+// comparisons give 0 or 1); overflow is an error. Full reference: tasks/README.md.
 // Hand-written: the one well-kept Debian option (muParser) evaluates in double, and
 // launch geometry needs exact integer / and %.
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -14,9 +17,14 @@ namespace ako::task {
 
 using ExprEnv = std::map<std::string, int64_t, std::less<>>;
 
-// Throws ako::Error with the expression and the position on a syntax error, an unknown
-// identifier or a division by zero.
+// Throws ako::Error with the expression and the position ("at column N", 1-based) on a
+// syntax error, an unknown identifier (listing the known ones), a division or modulo by zero
+// or an overflow.
 int64_t eval_int(std::string_view expr, const ExprEnv& env);
 bool eval_bool(std::string_view expr, const ExprEnv& env);
+
+// The identifiers an expression uses (function names excluded), without evaluating it:
+// spec validation checks them against the declared names. Throws ako::Error on a syntax error.
+std::set<std::string> expr_identifiers(std::string_view expr);
 
 }  // namespace ako::task

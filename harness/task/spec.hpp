@@ -17,6 +17,7 @@
 namespace ako::task {
 
 inline constexpr const char* kTaskSchema = "ako.task/1";
+inline constexpr const char* kConfigSchema = "ako.config/1";
 
 struct BufferSpec {
   std::string name;
@@ -49,9 +50,17 @@ struct KernelSpec {
   std::vector<std::string> grid;         // 1-3 integer expressions
   std::vector<std::string> block;        // 1-3 integer expressions
   std::string shared_bytes = "0";        // integer expression (dynamic shared memory)
-  std::vector<TunableParam> params;      // solution only
+  std::vector<TunableParam> params;      // solution only, in name order (JSON objects are unordered)
   std::vector<std::string> constraints;  // boolean expressions over params, dims and flags
   std::filesystem::path config;          // solution only: tuned config file (see tasks/README.md)
+};
+
+// One class of a solution's tuned config (solution.config, schema ako.config/1): the
+// parameters to use for the cases its `when` selects. The first class whose `when` holds wins.
+struct ConfigClass {
+  std::string name;
+  std::string when;                      // boolean expression over dims and flags; empty: always
+  std::map<std::string, int64_t> params; // every declared param (missing ones: first allowed value)
 };
 
 struct ShapeSpec {
@@ -75,10 +84,24 @@ struct TaskSpec {
   std::vector<ScalarSpec> scalars;
   KernelSpec reference;
   KernelSpec solution;
-  std::map<DType, exec::Tolerance> tolerance;
+  std::map<DType, exec::Tolerance> tolerance;  // one entry per dtype in `dtypes` (defaults filled in)
   int trials = 3;
   nlohmann::json port = nlohmann::json::object();  // port target, read by `ako port`
+  // The solution's tuned config, read at load time. config_present is false when the spec
+  // names no config or the file does not exist yet (then every case uses the defaults).
+  bool config_present = false;
+  std::string config_source;             // free text: how the config was produced
+  std::vector<ConfigClass> config_classes;
 };
+
+// Tolerance used for a dtype the spec's "tolerance" does not list: 1e-2/1e-2 for bf16 and
+// fp16, 1e-5/1e-5 for fp32.
+exec::Tolerance default_tolerance(DType dtype);
+
+// Parse and validate a config document against a parsed spec (its params, dims and flags).
+// `file` names the config in errors. Returns the classes; `source` receives the free text.
+std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::filesystem::path& file,
+                                      const TaskSpec& spec, std::string* source = nullptr);
 
 // Parse and validate a spec document. `file` is used in error messages and to resolve paths.
 TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file,

@@ -4,12 +4,19 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ako::exec {
 
+// "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)", from
+// cuGetErrorName / cuGetErrorString.
+std::string cuda_error_text(CUresult r);
+
+// what() reads "<call>: <cuda_error_text(code)>".
 struct CudaFault : std::runtime_error {
   CudaFault(CUresult code, std::string call, std::string fault, bool sticky)
-      : std::runtime_error(call), code(code), call(std::move(call)), fault(std::move(fault)), sticky(sticky) {}
+      : std::runtime_error(call + ": " + cuda_error_text(code)),
+        code(code), call(std::move(call)), fault(std::move(fault)), sticky(sticky) {}
   CUresult code;
   std::string call;    // "cuLaunchKernelEx(solution)", "cuStreamSynchronize", ...
   std::string fault;   // illegal_address, misaligned, trap, illegal_instruction,
@@ -18,10 +25,12 @@ struct CudaFault : std::runtime_error {
 };
 
 // Classify a CUresult (CUDA_ERROR_ILLEGAL_ADDRESS -> "illegal_address", sticky, ...).
+// Sticky: the errors cuda.h documents as leaving the context unusable.
 std::string fault_name(CUresult r);
 bool fault_is_sticky(CUresult r);
 
 // Throws CudaFault when r != CUDA_SUCCESS; `call` names the call for the message.
 void check(CUresult r, const char* call);
+inline void check(CUresult r, const std::string& call) { check(r, call.c_str()); }
 
 }  // namespace ako::exec

@@ -1,1 +1,86 @@
-int main(){}
+// ako-worker JOB.json: runs the cases of one worker job on the GPU and reports each as a JSON
+// line on stdout (exec/protocol/job.hpp). Exit status: 0 all cases reported, 2 the job could
+// not run at all ("fatal" event), 3 a case left the CUDA context unusable (its "result" line
+// came out first; the parent starts a fresh worker for the remaining cases).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+
+#include "common/error.hpp"
+#include "exec/protocol/job.hpp"
+#include "exec/worker/case_runner.hpp"
+#include "exec/worker/copy_bandwidth_cache.hpp"
+#include "exec/worker/cuda_session.hpp"
+#include "exec/worker/device_info.hpp"
+#include "exec/worker/event_writer.hpp"
+#include "exec/worker/module_cache.hpp"
+#include "measure/gpu/timer.hpp"
+#include "verify/gpu/support_launcher.hpp"
+
+namespace {
+
+constexpr int kExitFatal = 2;
+constexpr int kExitStickyFault = 3;
+
+ako::exec::WorkerJob read_job(const char* path) {
+  std::ifstream in(path);
+  if (!in) throw ako::Error(std::string("cannot read worker job '") + path + "'");
+  try {
+    return nlohmann::json::parse(in).get<ako::exec::WorkerJob>();
+  } catch (const nlohmann::json::exception& e) {
+    throw ako::Error(std::string("worker job '") + path + "': " + e.what());
+  }
+}
+
+bool any_case_timed(const ako::exec::WorkerJob& job) {
+  for (const auto& c : job.cases)
+    if (c.time) return true;
+  return false;
+}
+
+int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
+  using namespace ako;
+  exec::CudaSession cuda;
+  DeviceInfo device = exec::describe_device(cuda);
+  exec::attach_copy_bandwidth(device, cuda.stream(), job.cache_dir, job.remeasure_bandwidth);
+
+  std::string timer_note;
+  std::unique_ptr<measure::Timer> timer;
+  if (any_case_timed(job))
+    timer = measure::make_timer(job.timing, static_cast<size_t>(device.l2_bytes), &timer_note);
+  events.device(device, timer_note);
+
+  exec::ModuleCache modules;
+  verify::SupportKernels support(
+      [&](const std::string& key) {
+        auto it = job.support.functions.find(key);
+        if (it == job.support.functions.end())
+          throw Error("the job's support module lists no kernel for '" + key + "'");
+        return modules.function(job.support.module, it->second);
+      },
+      device.sm_count);
+
+  exec::CaseRunner runner(cuda, modules, support, timer.get(), job.timing, events);
+  for (const exec::CaseJob& c : job.cases) {
+    // Exit without unwinding: after a sticky fault, CUDA and CUPTI teardown can only fail.
+    if (runner.run(c).sticky) std::_Exit(kExitStickyFault);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const ako::exec::EventWriter events;
+  if (argc != 2) {
+    events.fatal("usage: ako-worker JOB.json");
+    return kExitFatal;
+  }
+  try {
+    return run(read_job(argv[1]), events);
+  } catch (const std::exception& e) {  // bad job file, no device, CUDA failure outside a case
+    events.fatal(e.what());
+    return kExitFatal;
+  }
+}

@@ -29,6 +29,8 @@ class Timer {
   // Throws ako::exec::CudaFault (exec/worker/fault.hpp) when a launch or sync fails.
   virtual TimingStats time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt) = 0;
   virtual std::string method() const = 0;   // "cupti" or "events"
+  // Why this timer is not (or no longer) using CUPTI; empty while it is.
+  virtual std::string note() const { return {}; }
 };
 
 // Creates the CUPTI timer when opt.use_cupti and CUPTI initialises, else the events timer;

@@ -1,0 +1,265 @@
+#include "cli/commands/run_command.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <random>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/commands/run_plan.hpp"
+#include "cli/commands/workspace.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/format/progress.hpp"
+#include "cli/format/run_table.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "exec/client/gpu_probe.hpp"
+#include "exec/client/worker_client.hpp"
+#include "task/cases.hpp"
+#include "task/spec.hpp"
+
+namespace ako::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+task::ParamOverrides parse_param_overrides(const std::vector<std::string>& items) {
+  task::ParamOverrides out;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error("--param " + item + ": expected NAME=VALUE, e.g. --param BLOCK=512");
+    try {
+      size_t used = 0;
+      const std::string value = item.substr(eq + 1);
+      out[item.substr(0, eq)] = std::stoll(value, &used);
+      if (used != value.size()) throw std::invalid_argument(value);
+    } catch (const std::exception&) {
+      throw Error("--param " + item + ": the value must be an integer");
+    }
+  }
+  return out;
+}
+
+task::CaseFilter make_filter(const RunOptions& opt) {
+  task::CaseFilter f;
+  f.shapes = opt.shapes;
+  for (const auto& d : opt.dtypes) {
+    auto t = parse_dtype(d);
+    if (!t) throw Error("--dtypes " + d + ": unknown dtype (expected bf16, fp16 or fp32)");
+    f.dtypes.push_back(*t);
+  }
+  return f;
+}
+
+// Everything both run and compile do before the GPU: workspace, spec, cases, arch.
+struct Prepared {
+  fs::path root;
+  task::TaskSpec spec;
+  std::vector<task::Case> cases;
+  std::string arch;
+  std::string arch_source;  // "--arch", "device", "default"
+  exec::GpuProbe gpu;
+  jit::CompileOptions compile;
+};
+
+Prepared prepare(const RunOptions& opt, bool with_checks) {
+  Prepared p;
+  p.root = find_workspace(opt.root);
+  p.spec = task::load_task(p.root, opt.task);
+  if (!opt.solution.empty()) {
+    const fs::path s = fs::absolute(opt.solution);
+    if (!fs::exists(s)) throw Error("--solution " + opt.solution.string() + ": no such file");
+    p.spec.solution.file = s;
+  }
+  p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
+  p.gpu = exec::probe_gpu();
+  if (!opt.arch.empty()) {
+    p.arch = opt.arch;
+    p.arch_source = "--arch";
+  } else if (p.gpu.available) {
+    p.arch = exec::arch_for(p.gpu.major, p.gpu.minor);
+    p.arch_source = "device";
+  } else {
+    p.arch = "sm_90a";
+    p.arch_source = "default (no GPU; --arch overrides)";
+  }
+  p.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
+  p.compile.use_cache = !opt.no_cache;
+  p.compile.jobs = opt.jobs;
+  return p;
+}
+
+BuiltKernels build(const Prepared& p) {
+  BuildOptions bo;
+  bo.arch = p.arch;
+  bo.compile = p.compile;
+  bo.root = p.root;
+  return build_kernels(p.cases, bo);
+}
+
+void print_compile_errors(const BuiltKernels& built) {
+  for (const auto& e : built.errors) fmt::print(stderr, "{}\n", e);
+}
+
+nlohmann::json options_json(const RunOptions& opt, const Prepared& p, uint64_t seed, int trials) {
+  return nlohmann::json{{"arch", p.arch},         {"arch_source", p.arch_source},
+                        {"hot", opt.hot},         {"seed", seed},
+                        {"trials", trials},       {"shapes", opt.shapes},
+                        {"dtypes", opt.dtypes},   {"params", opt.params},
+                        {"solution", p.spec.solution.file.string()},
+                        {"max_time_s", opt.max_time_s}, {"case_timeout_s", opt.case_timeout_s},
+                        {"timed", !opt.no_time},  {"cupti", !opt.no_cupti}};
+}
+
+void write_json(const fs::path& file, const RunResult& r) {
+  if (file.empty()) return;
+  write_file_atomically(file, to_json(r).dump(2) + "\n");
+}
+
+}  // namespace
+
+int compile_command(const RunOptions& opt) {
+  Prepared p = prepare(opt, /*with_checks=*/true);
+  const auto t0 = std::chrono::steady_clock::now();
+  BuiltKernels built = build(p);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  RunResult r;
+  r.builds = built.builds;
+  fmt::print("{}", format_builds(r));
+  fmt::print("arch {} ({}), {} programs: {} compiled, {} from cache, {:.2f} s\n", p.arch, p.arch_source,
+             built.compiled + built.cache_hits + static_cast<int>(built.errors.size()), built.compiled,
+             built.cache_hits, s);
+  print_compile_errors(built);
+  fmt::print("COMPILED: {}\n", built.errors.empty() ? "yes" : "no");
+  return built.errors.empty() ? kExitOk : kExitUsage;
+}
+
+int run_command(const RunOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RunResult result;
+  result.ako_version = AKO_VERSION;
+  result.task = opt.task;
+  result.started_at = utc_now();
+  const Style out_style = style_for(stdout, opt.color);
+  const bool show_progress = opt.progress.value_or(is_terminal(stderr));
+  Progress progress(stderr, show_progress);
+
+  Prepared p = prepare(opt, /*with_checks=*/!opt.no_checks);
+  const uint64_t seed = opt.seed ? *opt.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
+  const int trials = opt.trials > 0 ? opt.trials : p.spec.trials;
+  result.task = p.spec.name;
+  result.options = options_json(opt, p, seed, trials);
+  result.device.arch = p.arch;
+
+  progress.note(fmt::format("compiling {} for {}", p.spec.name, p.arch));
+  BuiltKernels built = build(p);
+  result.builds = built.builds;
+  result.summary.compiled = built.errors.empty();
+  if (!built.errors.empty()) {
+    progress.clear();
+    print_compile_errors(built);
+    result.error = "compilation failed";
+    for (size_t i = 0; i < p.cases.size(); ++i) {
+      CaseResult c = case_result_skeleton(p.cases[i], static_cast<int>(i));
+      c.reason = "not run: compilation failed";
+      result.cases.push_back(c);
+    }
+    summarize(result);
+    result.summary.compiled = false;
+    fmt::print("{}", format_summary_lines(result));
+    write_json(opt.json_out, result);
+    return kExitUsage;
+  }
+  if (opt.show_builds) fmt::print("{}\n", format_builds(result));
+
+  if (!p.gpu.available) {
+    progress.clear();
+    fmt::print(stderr, "ako run: no GPU: {} (everything compiled for {}; nothing was validated or timed)\n",
+               p.gpu.reason, p.arch);
+    result.error = "no GPU: " + p.gpu.reason;
+    summarize(result);
+    result.summary.compiled = true;
+    fmt::print("{}", format_summary_lines(result));
+    write_json(opt.json_out, result);
+    return kExitUsage;
+  }
+
+  exec::TimingOptions timing;
+  timing.hot = opt.hot;
+  timing.use_cupti = !opt.no_cupti;
+  timing.max_time_s = opt.max_time_s;
+  const fs::path cache_dir = p.compile.cache_dir.empty() ? jit::default_cache_dir() : p.compile.cache_dir;
+  exec::WorkerJob job = make_worker_job(p.cases, built, p.spec.op, trials, seed, timing, !opt.no_time, cache_dir);
+  job.remeasure_bandwidth = opt.remeasure_bandwidth;
+
+  for (size_t i = 0; i < p.cases.size(); ++i)
+    result.cases.push_back(case_result_skeleton(p.cases[i], static_cast<int>(i)));
+
+  exec::ClientOptions copt;
+  copt.worker_exe = worker_executable();
+  copt.case_timeout_s = opt.case_timeout_s;
+  copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
+  fs::create_directories(copt.scratch_dir);
+
+  const int total = static_cast<int>(p.cases.size());
+  int done = 0;
+  exec::ClientCallbacks cb;
+  cb.on_device = [&](const DeviceInfo& d) { progress.note("device: " + d.name); };
+  cb.on_begin = [&](int i) { progress.update(done, total, p.cases[i].label(), "validating"); };
+  cb.on_phase = [&](int i, const std::string& phase) {
+    progress.update(done, total, p.cases[i].label(), phase == "time_reference" ? "timing reference" : "timing solution");
+  };
+  cb.on_result = [&](const CaseResult&) { ++done; };
+
+  progress.note("starting the worker");
+  exec::WorkerRun run = exec::run_worker(job, copt, cb);
+  progress.clear();
+  std::error_code ec;
+  fs::remove_all(copt.scratch_dir, ec);
+
+  if (run.device) {
+    result.device = *run.device;
+  }
+  for (const auto& wr : run.results) {
+    if (wr.index < 0 || wr.index >= total) continue;
+    CaseResult& c = result.cases[wr.index];
+    exec::merge_worker_fields(c, wr);
+    derive_rates(c, result.device.copy_bandwidth_gbs);
+  }
+  summarize(result);
+  result.summary.compiled = true;
+  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  fmt::print("{}", format_device_line(result.device));
+  fmt::print("task {}: {} cases, seed {}, {} trials each, L2 {}\n\n", result.task, result.summary.cases, seed,
+             trials, opt.hot ? "hot" : "flushed before every sample");
+  fmt::print("{}\n", format_run_table(result, out_style));
+  fmt::print("{}", format_reference_checks(result, out_style));
+  const std::string failures = format_failures(result, out_style);
+  if (!failures.empty()) fmt::print("\n{}", failures);
+  if (!run.fatal.empty()) {
+    fmt::print(stderr, "ako run: the worker could not run: {}\n", run.fatal);
+    result.error = run.fatal;
+  }
+  fmt::print("\n{}", format_summary_lines(result));
+  fmt::print("wall {:.2f} s\n", result.wall_s);
+  write_json(opt.json_out, result);
+
+  if (!run.fatal.empty() && result.summary.correct == 0) return kExitUsage;
+  const Summary& s = result.summary;
+  return (s.incorrect == 0 && s.failed == 0 && s.skipped == 0) ? kExitOk : kExitIncorrect;
+}
+
+}  // namespace ako::cli

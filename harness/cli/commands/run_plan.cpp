@@ -1,0 +1,190 @@
+#include "cli/commands/run_plan.hpp"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/atomic_file.hpp"
+#include "common/dtype.hpp"
+#include "common/error.hpp"
+#include "verify/support_sources.hpp"
+
+namespace ako::cli {
+
+namespace fs = std::filesystem;
+
+static std::string display_name(const fs::path& file, const fs::path& root) {
+  std::error_code ec;
+  auto rel = fs::relative(file, root, ec);
+  if (ec || rel.empty() || rel.native().rfind("..", 0) == 0) return file.string();
+  return rel.string();
+}
+
+fs::path support_source(const fs::path& cache_dir) {
+  // Write the embedded files once per content into the cache (or the temp folder), so the
+  // JIT sees ordinary files with stable paths and its cache key stays stable too.
+  const auto& files = verify::support_sources();
+  std::string all;
+  for (const auto& f : files) all += std::string(f.name) + '\0' + f.content + '\0';
+  const fs::path base = cache_dir.empty() ? fs::temp_directory_path() / "ako" : cache_dir;
+  const fs::path dir = base / "support" / fmt::format("{:016x}", std::hash<std::string>{}(all));
+  for (const auto& f : files) {
+    const fs::path file = dir / f.name;
+    std::error_code ec;
+    if (fs::exists(file, ec) && read_file(file) == f.content) continue;
+    write_file_atomically(file, f.content);
+  }
+  return dir / "support_kernels.cuh";
+}
+
+std::map<std::string, std::string> support_name_expressions() {
+  std::map<std::string, std::string> m;
+  for (DType t : {DType::bf16, DType::fp16, DType::fp32}) {
+    const std::string ty(dtype_cuda_type(t)), name(dtype_name(t));
+    m["fill_normal:" + name] = "ako_fill_normal<" + ty + ">";
+    m["fill_uniform:" + name] = "ako_fill_uniform<" + ty + ">";
+    m["poison:" + name] = "ako_poison<" + ty + ">";
+    m["compare:" + name] = "ako_compare<" + ty + ">";
+  }
+  return m;
+}
+
+BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt) {
+  // Group name expressions by source so each file is one NVRTC program.
+  std::map<std::string, std::set<std::string>> exprs;
+  std::map<std::string, std::string> role_of;
+  for (const auto& c : cases) {
+    exprs[c.reference.file.string()].insert(c.reference.name_expression);
+    role_of.emplace(c.reference.file.string(), "reference");
+    if (c.solution) {
+      exprs[c.solution->file.string()].insert(c.solution->name_expression);
+      role_of.emplace(c.solution->file.string(), "solution");
+    }
+  }
+  std::vector<jit::CompileRequest> reqs;
+  std::vector<std::string> keys;
+  for (const auto& [file, names] : exprs) {
+    jit::CompileRequest r;
+    r.source = file;
+    r.display_name = display_name(file, opt.root);
+    r.name_expressions.assign(names.begin(), names.end());
+    r.arch = opt.arch;
+    reqs.push_back(std::move(r));
+    keys.push_back(file);
+  }
+  jit::CompileRequest sup;
+  sup.source = support_source(opt.compile.cache_dir);
+  sup.display_name = "ako/support_kernels.cuh";
+  for (const auto& [k, e] : support_name_expressions()) sup.name_expressions.push_back(e);
+  sup.arch = opt.arch;
+  reqs.push_back(sup);
+
+  BuiltKernels out;
+  const jit::BatchResult batch = jit::compile_all(reqs, opt.compile);
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    const bool is_support = i + 1 == reqs.size();
+    if (!batch.errors[i].empty()) {
+      out.errors.push_back(batch.errors[i]);
+      continue;
+    }
+    const jit::CompiledModule& m = batch.modules[i];
+    (m.cache_hit ? out.cache_hits : out.compiled) += 1;
+    for (const auto& expr : reqs[i].name_expressions) {
+      KernelBuild b;
+      b.role = is_support ? "support" : role_of[keys[i]];
+      b.file = reqs[i].display_name;
+      b.name_expression = expr;
+      auto it = m.lowered.find(expr);
+      if (it != m.lowered.end()) {
+        b.lowered_name = it->second;
+        auto r = m.resources.find(it->second);
+        if (r != m.resources.end()) b.resources = r->second;
+      }
+      b.arch = opt.arch;
+      b.cache_hit = m.cache_hit;
+      b.compile_ms = m.compile_ms;
+      if (!is_support) out.builds.push_back(b);
+    }
+    if (is_support)
+      out.support = m;
+    else
+      out.modules[keys[i]] = m;
+  }
+  return out;
+}
+
+static exec::LaunchJob launch_job(const task::KernelInstance& k, const BuiltKernels& built) {
+  const auto& m = built.modules.at(k.file.string());
+  auto it = m.lowered.find(k.name_expression);
+  if (it == m.lowered.end())
+    throw Error("internal: no lowered name for " + k.name_expression + " in " + k.file.string());
+  exec::LaunchJob j;
+  j.module = m.cubin.string();
+  j.function = it->second;
+  j.grid = k.grid;
+  j.block = k.block;
+  j.shared_bytes = k.shared_bytes;
+  j.args = k.args;
+  return j;
+}
+
+exec::WorkerJob make_worker_job(const std::vector<task::Case>& cases, const BuiltKernels& built,
+                                const std::string& op, int trials, uint64_t seed,
+                                const exec::TimingOptions& timing, bool time,
+                                const fs::path& cache_dir) {
+  exec::WorkerJob job;
+  job.support.module = built.support.cubin.string();
+  for (const auto& [key, expr] : support_name_expressions()) {
+    auto it = built.support.lowered.find(expr);
+    if (it == built.support.lowered.end()) throw Error("internal: support kernel " + expr + " missing");
+    job.support.functions[key] = it->second;
+  }
+  job.timing = timing;
+  job.cache_dir = cache_dir.string();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const task::Case& c = cases[i];
+    exec::CaseJob cj;
+    cj.index = static_cast<int>(i);
+    cj.kind = c.kind;
+    cj.op = op;
+    cj.label = c.label();
+    cj.dims = c.shape->dims;
+    cj.scalars = c.scalars;
+    cj.buffers = c.buffers;
+    cj.reference = launch_job(c.reference, built);
+    if (c.solution) cj.solution = launch_job(*c.solution, built);
+    cj.tolerance = c.tolerance;
+    cj.trials = trials;
+    // Distinct, recorded seeds per case: the run seed and the case index.
+    cj.seed = seed + 1000003ull * i;
+    cj.time = time && c.kind == "compare";
+    cj.bytes = c.bytes;
+    job.cases.push_back(std::move(cj));
+  }
+  return job;
+}
+
+CaseResult case_result_skeleton(const task::Case& c, int index) {
+  CaseResult r;
+  r.index = index;
+  r.kind = c.kind;
+  r.shape = c.shape->name;
+  r.dims = c.shape->dims;
+  r.dtype = std::string(dtype_name(c.dtype));
+  r.flags = c.flags;
+  r.params = c.params;
+  r.config_class = c.config_class;
+  r.bytes = c.bytes;
+  return r;
+}
+
+void derive_rates(CaseResult& r, double copy_bandwidth_gbs) {
+  if (r.solution_time && r.solution_time->median_us > 0) {
+    r.gbps = r.bytes / (r.solution_time->median_us * 1e-6) / 1e9;
+    if (copy_bandwidth_gbs > 0) r.pct_copy_bw = 100.0 * r.gbps / copy_bandwidth_gbs;
+    if (r.reference_time && r.reference_time->median_us > 0)
+      r.speedup = r.reference_time->median_us / r.solution_time->median_us;
+  }
+}
+
+}  // namespace ako::cli

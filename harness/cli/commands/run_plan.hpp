@@ -1,0 +1,52 @@
+#pragma once
+// From cases to binaries to worker jobs: the part of `ako run` between the task stage and
+// the worker. Shared by run and compile (and later tune, gate).
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "exec/protocol/job.hpp"
+#include "jit/compiler.hpp"
+#include "result/run_result.hpp"
+#include "task/cases.hpp"
+
+namespace ako::cli {
+
+// Every kernel instance the cases need, compiled: one NVRTC program per source file with all
+// its name expressions, plus the harness's support kernels.
+struct BuiltKernels {
+  std::map<std::string, jit::CompiledModule> modules;  // by source path (absolute)
+  jit::CompiledModule support;
+  std::vector<KernelBuild> builds;                     // one per (role, name expression), for reports
+  std::vector<std::string> errors;                     // compile errors, with file and line
+  int cache_hits = 0, compiled = 0;
+};
+
+struct BuildOptions {
+  std::string arch;
+  jit::CompileOptions compile;
+  std::filesystem::path root;                          // for display names
+};
+
+// Compiles everything `cases` need. Never throws on a compile error: see errors.
+BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt);
+
+// The support kernels' name expressions, keyed like SupportModule::functions ("poison:bf16").
+std::map<std::string, std::string> support_name_expressions();
+// The support kernels' source, materialised from the binary under cache_dir.
+std::filesystem::path support_source(const std::filesystem::path& cache_dir);
+
+// The worker job for these cases (indices follow `cases`).
+exec::WorkerJob make_worker_job(const std::vector<task::Case>& cases, const BuiltKernels& built,
+                                const std::string& op, int trials, uint64_t seed,
+                                const exec::TimingOptions& timing, bool time,
+                                const std::filesystem::path& cache_dir);
+
+// The result skeleton for a case (what the parent knows before the worker runs).
+CaseResult case_result_skeleton(const task::Case& c, int index);
+
+// Fill speedup, GB/s and % of copy bandwidth from the timings.
+void derive_rates(CaseResult& r, double copy_bandwidth_gbs);
+
+}  // namespace ako::cli

@@ -1,0 +1,24 @@
+#pragma once
+// One live progress line on stderr ("[12/40] flux1-single bf16 weight: timing solution"),
+// redrawn in place on a terminal; silent when disabled so logs stay clean.
+#include <cstdio>
+#include <string>
+
+namespace ako::cli {
+
+class Progress {
+ public:
+  Progress(std::FILE* stream, bool enabled) : stream_(stream), enabled_(enabled) {}
+  ~Progress() { clear(); }
+  void note(const std::string& text);
+  void update(int done, int total, const std::string& label, const std::string& what);
+  void clear();
+
+ private:
+  void draw(const std::string& line);
+  std::FILE* stream_;
+  bool enabled_;
+  bool drawn_ = false;
+};
+
+}  // namespace ako::cli

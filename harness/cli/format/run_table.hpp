@@ -1,0 +1,18 @@
+#pragma once
+// The human output of `ako run`: the per-shape table and the machine-readable summary lines
+// (COMPILED:, CORRECT:, RUNTIME:, REF_RUNTIME:, SPEEDUP:) that scripts and agents grep.
+#include <string>
+
+#include "cli/format/style.hpp"
+#include "result/run_result.hpp"
+
+namespace ako::cli {
+
+std::string format_device_line(const DeviceInfo& d);
+std::string format_run_table(const RunResult& r, const Style& style);
+std::string format_reference_checks(const RunResult& r, const Style& style);
+std::string format_summary_lines(const RunResult& r);
+std::string format_failures(const RunResult& r, const Style& style);
+std::string format_builds(const RunResult& r);
+
+}  // namespace ako::cli

@@ -1,0 +1,10 @@
+#pragma once
+// Write a file so that readers see either the old content or the new, never a half-written
+// one: write a temporary file in the same folder, then rename it over the target.
+#include <filesystem>
+#include <string>
+
+namespace ako {
+void write_file_atomically(const std::filesystem::path& file, const std::string& content);
+std::string read_file(const std::filesystem::path& file);  // throws ako::Error naming the file
+}  // namespace ako

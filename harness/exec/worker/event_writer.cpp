@@ -1,0 +1,53 @@
+#include "exec/worker/event_writer.hpp"
+
+#include <cstdio>
+
+namespace ako::exec {
+
+void EventWriter::emit(const WorkerEvent& e) const {
+  nlohmann::json j = e;
+  // Invalid UTF-8 (a kernel name, an error string) must not abort the dump: replace it.
+  const std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fflush(stdout);
+}
+
+void EventWriter::device(const DeviceInfo& d, const std::string& note) const {
+  WorkerEvent e;
+  e.event = "device";
+  e.device = d;
+  e.message = note;
+  emit(e);
+}
+
+void EventWriter::begin(int index) const {
+  WorkerEvent e;
+  e.event = "begin";
+  e.index = index;
+  emit(e);
+}
+
+void EventWriter::phase(int index, const std::string& phase) const {
+  WorkerEvent e;
+  e.event = "phase";
+  e.index = index;
+  e.phase = phase;
+  emit(e);
+}
+
+void EventWriter::result(const CaseResult& r) const {
+  WorkerEvent e;
+  e.event = "result";
+  e.index = r.index;
+  e.result = r;
+  emit(e);
+}
+
+void EventWriter::fatal(const std::string& message) const {
+  WorkerEvent e;
+  e.event = "fatal";
+  e.message = message;
+  emit(e);
+}
+
+}  // namespace ako::exec

@@ -1,0 +1,35 @@
+#include "measure/gpu/event_timer.hpp"
+
+#include <vector>
+
+#include "exec/worker/fault.hpp"
+#include "measure/gpu/cuda_event.hpp"
+#include "measure/gpu/sampling.hpp"
+#include "measure/stats/stats.hpp"
+
+namespace ako::measure {
+
+TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt) {
+  if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_);
+  L2Flush* flush = opt.hot ? nullptr : flush_.get();
+  const int warmup = warm_up(launch, stream, opt, flush);
+
+  CudaEvent start, stop;
+  std::vector<double> samples_us;
+  StopDecision decision;
+  const auto t0 = Clock::now();
+  while (!decision.stop) {
+    if (flush) flush->enqueue(stream);
+    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
+    start.record(stream);
+    launch_checked(launch, stream);
+    stop.record(stream);
+    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(after sample)");
+    samples_us.push_back(1e3 * CudaEvent::elapsed_ms(start, stop));
+    decision = should_stop(samples_us, seconds_since(t0), opt);
+  }
+  // Events cannot count kernels: 0 says "unknown".
+  return finish_stats(std::move(samples_us), method(), opt, warmup, decision.stable, 0.0);
+}
+
+}  // namespace ako::measure

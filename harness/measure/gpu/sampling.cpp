@@ -1,0 +1,36 @@
+#include "measure/gpu/sampling.hpp"
+
+#include "exec/worker/fault.hpp"
+#include "measure/stats/stats.hpp"
+
+namespace ako::measure {
+
+void launch_checked(const LaunchFn& launch, CUstream stream) {
+  exec::check(launch(stream), "cuLaunchKernelEx(timed kernel)");
+}
+
+int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt, L2Flush* flush) {
+  const auto t0 = Clock::now();
+  int runs = 0;
+  while (runs < opt.warmup_runs || seconds_since(t0) * 1e3 < opt.warmup_ms) {
+    if (flush) flush->enqueue(stream);
+    launch_checked(launch, stream);
+    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(warm-up)");
+    ++runs;
+  }
+  return runs;
+}
+
+TimingStats finish_stats(std::vector<double> samples_us, const std::string& method,
+                         const exec::TimingOptions& opt, int warmup, bool stable,
+                         double kernels_per_sample) {
+  TimingStats s = summarize_samples(std::move(samples_us));
+  s.method = method;
+  s.cold_l2 = !opt.hot;
+  s.warmup = warmup;
+  s.stable = stable;
+  s.kernels_per_sample = kernels_per_sample;
+  return s;
+}
+
+}  // namespace ako::measure

@@ -1,0 +1,33 @@
+#pragma once
+// Steps shared by both timers: the checked launch, the warm-up and the sample epilogue.
+#include <cuda.h>
+
+#include <chrono>
+#include <vector>
+
+#include "exec/protocol/job.hpp"
+#include "measure/gpu/l2_flush.hpp"
+#include "measure/gpu/timer.hpp"
+#include "result/run_result.hpp"
+
+namespace ako::measure {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Enqueues the candidate's work; a failing launch call becomes an exec::CudaFault.
+void launch_checked(const LaunchFn& launch, CUstream stream);
+
+// Untimed launches (each after a flush when `flush` is set, like a sample) until at least
+// opt.warmup_runs launches and opt.warmup_ms of wall time; returns the number of launches.
+int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt, L2Flush* flush);
+
+// Statistics of the samples plus the fields the timer knows.
+TimingStats finish_stats(std::vector<double> samples_us, const std::string& method,
+                         const exec::TimingOptions& opt, int warmup, bool stable,
+                         double kernels_per_sample);
+
+}  // namespace ako::measure

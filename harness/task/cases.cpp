@@ -1,0 +1,335 @@
+// expand_cases: a validated TaskSpec becomes concrete cases, every expression evaluated.
+// Failures here are spec (or config / override) problems, so they are SpecErrors naming the
+// field whose expression failed and the case it failed for.
+#include "task/cases.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "task/expr.hpp"
+#include "task/json_field.hpp"
+#include "task/name_expression.hpp"
+
+namespace ako::task {
+namespace {
+
+using Flags = std::map<std::string, bool>;
+using Params = std::map<std::string, int64_t>;
+
+// Every combination of the flags: the first flag varies slowest, true before false.
+std::vector<Flags> flag_combinations(const std::vector<std::string>& flags) {
+  std::vector<Flags> out;
+  const size_t n = flags.size();
+  for (size_t combo = 0; combo < (size_t{1} << n); ++combo) {
+    Flags f;
+    for (size_t i = 0; i < n; ++i) f[flags[i]] = ((combo >> (n - 1 - i)) & 1) == 0;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::string params_text(const Params& params) {
+  std::vector<std::string> parts;
+  for (const auto& [k, v] : params) parts.push_back(fmt::format("{}={}", k, v));
+  return parts.empty() ? std::string("no params") : join_names(parts, " ");
+}
+
+std::string values_text(const std::vector<int64_t>& values) {
+  std::vector<std::string> parts;
+  for (int64_t v : values) parts.push_back(std::to_string(v));
+  return join_names(parts);
+}
+
+std::string make_label(const std::string& shape, DType dtype, const Flags& flags) {
+  std::string label = shape + " " + std::string(dtype_name(dtype));
+  for (const auto& [name, on] : flags) label += (on ? " " : " no") + name;
+  return label;
+}
+
+std::vector<const ShapeSpec*> select_shapes(const TaskSpec& spec, const CaseFilter& filter) {
+  std::vector<const ShapeSpec*> out;
+  for (const auto& name : filter.shapes) {
+    if (std::none_of(spec.shapes.begin(), spec.shapes.end(), [&](const ShapeSpec& s) { return s.name == name; })) {
+      std::vector<std::string> known;
+      for (const auto& s : spec.shapes) known.push_back(s.name);
+      throw Error(fmt::format("task {} has no shape '{}'; its shapes: {}", spec.name, name, join_names(known)));
+    }
+  }
+  for (const auto& s : spec.shapes)
+    if (filter.shapes.empty() || std::count(filter.shapes.begin(), filter.shapes.end(), s.name)) out.push_back(&s);
+  return out;
+}
+
+std::vector<DType> select_dtypes(const TaskSpec& spec, const CaseFilter& filter) {
+  for (DType t : filter.dtypes) {
+    if (std::find(spec.dtypes.begin(), spec.dtypes.end(), t) == spec.dtypes.end()) {
+      std::vector<std::string> known;
+      for (DType k : spec.dtypes) known.emplace_back(dtype_name(k));
+      throw Error(fmt::format("task {} does not run in {}; its dtypes: {}", spec.name, dtype_name(t), join_names(known)));
+    }
+  }
+  std::vector<DType> out;
+  for (DType t : spec.dtypes)
+    if (filter.dtypes.empty() || std::count(filter.dtypes.begin(), filter.dtypes.end(), t)) out.push_back(t);
+  return out;
+}
+
+void check_overrides(const TaskSpec& spec, const ParamOverrides& overrides) {
+  std::vector<std::string> names;
+  for (const auto& p : spec.solution.params) names.push_back(p.name);
+  for (const auto& [name, value] : overrides) {
+    auto it = std::find_if(spec.solution.params.begin(), spec.solution.params.end(),
+                           [&](const TunableParam& p) { return p.name == name; });
+    if (it == spec.solution.params.end())
+      throw SpecError(spec.file.string(), "solution.params",
+                      fmt::format("override {}={}: unknown parameter; expected one of {}", name, value,
+                                  names.empty() ? std::string("(none declared)") : join_names(names)));
+    if (std::find(it->values.begin(), it->values.end(), value) == it->values.end())
+      throw SpecError(spec.file.string(), "solution.params." + name,
+                      fmt::format("override {}={}: expected one of {}", name, value, values_text(it->values)));
+  }
+}
+
+// Evaluates one expression of the spec for one case; failures become SpecErrors on `field`.
+int64_t eval_field(const TaskSpec& spec, const std::string& field, const std::string& expr, const ExprEnv& env,
+                   const std::string& label) {
+  try {
+    return eval_int(expr, env);
+  } catch (const SpecError&) {
+    throw;
+  } catch (const Error& e) {
+    throw SpecError(spec.file.string(), field, fmt::format("case \"{}\": {}", label, e.what()));
+  }
+}
+
+struct ParamChoice {
+  Params params;
+  std::string config_class;
+  std::string origin;  // for messages: where the params came from
+};
+
+ParamChoice choose_params(const TaskSpec& spec, const ExprEnv& env, const ParamOverrides& overrides,
+                          const std::string& label) {
+  ParamChoice choice;
+  const std::string config_file = (spec.root / spec.solution.config).string();
+  for (size_t i = 0; i < spec.config_classes.size() && choice.config_class.empty(); ++i) {
+    const ConfigClass& cls = spec.config_classes[i];
+    bool matches = true;
+    if (!cls.when.empty()) {
+      try {
+        matches = eval_bool(cls.when, env);
+      } catch (const Error& e) {
+        throw SpecError(config_file, fmt::format("classes[{}].when", i), fmt::format("case \"{}\": {}", label, e.what()));
+      }
+    }
+    if (matches) {
+      choice.params = cls.params;
+      choice.config_class = cls.name;
+      choice.origin = fmt::format("config class \"{}\" of {}", cls.name, config_file);
+    }
+  }
+  if (choice.config_class.empty()) {
+    for (const auto& p : spec.solution.params) choice.params[p.name] = p.values.front();
+    choice.config_class = "default";
+    choice.origin = "the first allowed values (no config class matched)";
+  }
+  for (const auto& [name, value] : overrides) choice.params[name] = value;
+  if (!overrides.empty()) choice.origin += " with overrides";
+  return choice;
+}
+
+std::array<uint32_t, 3> launch_dims(const TaskSpec& spec, const std::string& kernel_field, bool grid,
+                                    const std::vector<std::string>& exprs, const ExprEnv& env,
+                                    const std::string& label) {
+  const char* what = grid ? "grid" : "block";
+  std::array<uint32_t, 3> out{1, 1, 1};
+  int64_t product = 1;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    const std::string field = fmt::format("{}.{}[{}]", kernel_field, what, i);
+    int64_t v = eval_field(spec, field, exprs[i], env, label);
+    // CUDA's limits: grid x < 2^31, grid y/z < 65536; block x/y <= 1024, z <= 64, x*y*z <= 1024.
+    int64_t limit = grid ? (i == 0 ? (int64_t{1} << 31) - 1 : 65535) : (i == 2 ? 64 : 1024);
+    if (v <= 0 || v > limit)
+      throw SpecError(spec.file.string(), field,
+                      fmt::format("case \"{}\": \"{}\" = {}; expected {} {} from 1 to {}", label, exprs[i], v, what,
+                                  "xyz"[i], limit));
+    product *= v;
+    out[i] = static_cast<uint32_t>(v);
+  }
+  if (!grid && product > 1024)
+    throw SpecError(spec.file.string(), fmt::format("{}.block", kernel_field),
+                    fmt::format("case \"{}\": block has {} threads; expected at most 1024", label, product));
+  return out;
+}
+
+// The evaluated scalars of one case: integers exactly (i64 may exceed a double's 53 bits).
+struct ScalarValues {
+  std::map<std::string, int64_t> ints;
+  std::map<std::string, double> floats;
+};
+
+ScalarValues evaluate_scalars(const TaskSpec& spec, const ExprEnv& env, const std::string& label) {
+  ScalarValues out;
+  for (size_t i = 0; i < spec.scalars.size(); ++i) {
+    const ScalarSpec& s = spec.scalars[i];
+    if (s.type == ScalarType::f32) {
+      out.floats[s.name] = std::stod(s.value);
+      continue;
+    }
+    const std::string field = fmt::format("scalars[{}].value", i);
+    int64_t v = eval_field(spec, field, s.value, env, label);
+    if (s.type == ScalarType::i32 && (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
+      throw SpecError(spec.file.string(), field,
+                      fmt::format("case \"{}\": \"{}\" = {} does not fit in i32; expected type i64", label, s.value, v));
+    out.ints[s.name] = v;
+  }
+  return out;
+}
+
+std::vector<exec::BufferJob> make_buffers(const TaskSpec& spec, DType dtype, const Flags& flags, const ExprEnv& env,
+                                          const std::string& label) {
+  std::vector<exec::BufferJob> out;
+  for (size_t i = 0; i < spec.buffers.size(); ++i) {
+    const BufferSpec& b = spec.buffers[i];
+    exec::BufferJob job;
+    job.name = b.name;
+    job.role = b.role;
+    job.dtype = b.dtype == "$dtype" ? dtype : *parse_dtype(b.dtype);
+    job.present = b.present_if.empty() || flags.at(b.present_if);
+    job.init = b.init;
+    uint64_t count = 1;
+    for (size_t d = 0; d < b.shape.size(); ++d) {
+      const std::string field = fmt::format("buffers[{}].shape[{}]", i, d);
+      int64_t extent = eval_field(spec, field, b.shape[d], env, label);
+      if (extent <= 0)
+        throw SpecError(spec.file.string(), field,
+                        fmt::format("case \"{}\": \"{}\" = {}; expected a positive extent", label, b.shape[d], extent));
+      if (__builtin_mul_overflow(count, static_cast<uint64_t>(extent), &count))
+        throw SpecError(spec.file.string(), fmt::format("buffers[{}].shape", i),
+                        fmt::format("case \"{}\": element count overflows 64 bits", label));
+    }
+    job.count = count;
+    out.push_back(std::move(job));
+  }
+  return out;
+}
+
+KernelInstance instantiate(const TaskSpec& spec, const KernelSpec& k, const std::string& kernel_field,
+                           const ExprEnv& env, const Case& c, const Params& params, const ScalarValues& scalars,
+                           const std::string& label) {
+  KernelInstance inst;
+  inst.file = std::filesystem::absolute(spec.root / k.file).lexically_normal();
+
+  std::map<std::string, std::string> placeholders{{"T", std::string(dtype_cuda_type(c.dtype))},
+                                                  {"dtype", std::string(dtype_name(c.dtype))}};
+  for (const auto& [name, on] : c.flags) placeholders[name] = on ? "true" : "false";
+  for (const auto& [name, v] : params) placeholders[name] = std::to_string(v);
+  for (const auto& [name, v] : c.shape->dims) placeholders[name] = std::to_string(v);
+  try {
+    inst.name_expression = expand_name_expression(k.kernel, placeholders);
+  } catch (const Error& e) {
+    throw SpecError(spec.file.string(), kernel_field + ".kernel", fmt::format("case \"{}\": {}", label, e.what()));
+  }
+
+  inst.grid = launch_dims(spec, kernel_field, true, k.grid, env, label);
+  inst.block = launch_dims(spec, kernel_field, false, k.block, env, label);
+  int64_t shared = eval_field(spec, kernel_field + ".shared_bytes", k.shared_bytes, env, label);
+  if (shared < 0 || shared > std::numeric_limits<uint32_t>::max())
+    throw SpecError(spec.file.string(), kernel_field + ".shared_bytes",
+                    fmt::format("case \"{}\": \"{}\" = {}; expected 0 to 2^32-1 bytes", label, k.shared_bytes, shared));
+  inst.shared_bytes = static_cast<uint32_t>(shared);
+
+  for (const auto& name : k.args) {
+    exec::ArgJob arg;
+    auto buf = std::find_if(c.buffers.begin(), c.buffers.end(), [&](const exec::BufferJob& b) { return b.name == name; });
+    if (buf != c.buffers.end()) {
+      if (buf->present) {
+        arg.kind = exec::ArgJob::Kind::buffer;
+        arg.buffer = static_cast<int>(buf - c.buffers.begin());
+      }  // else: kind null, the kernel sees nullptr
+    } else {
+      auto s = std::find_if(spec.scalars.begin(), spec.scalars.end(), [&](const ScalarSpec& x) { return x.name == name; });
+      if (s->type == ScalarType::f32) {
+        arg.kind = exec::ArgJob::Kind::f32;
+        arg.f = scalars.floats.at(name);
+      } else {
+        arg.kind = s->type == ScalarType::i32 ? exec::ArgJob::Kind::i32 : exec::ArgJob::Kind::i64;
+        arg.i = scalars.ints.at(name);
+      }
+    }
+    inst.args.push_back(arg);
+  }
+  return inst;
+}
+
+void check_constraints(const TaskSpec& spec, const ExprEnv& env, const ParamChoice& choice, const std::string& label) {
+  for (size_t i = 0; i < spec.solution.constraints.size(); ++i) {
+    const std::string field = fmt::format("solution.constraints[{}]", i);
+    const std::string& expr = spec.solution.constraints[i];
+    if (eval_field(spec, field, expr, env, label) != 0) continue;
+    throw SpecError(spec.file.string(), field,
+                    fmt::format("constraint \"{}\" does not hold for case \"{}\" with {} (params from {})", expr,
+                                label, params_text(choice.params), choice.origin));
+  }
+}
+
+Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const Flags& flags, bool compare,
+               const ParamOverrides& overrides) {
+  Case c;
+  c.kind = compare ? "compare" : "reference_check";
+  c.shape = &shape;
+  c.dtype = dtype;
+  c.flags = flags;
+  const std::string label = make_label(shape.name, dtype, flags);
+
+  ExprEnv env;
+  for (const auto& [name, v] : shape.dims) env[name] = v;
+  for (const auto& [name, on] : flags) env[name] = on ? 1 : 0;
+  c.buffers = make_buffers(spec, dtype, flags, env, label);
+  ScalarValues scalars = evaluate_scalars(spec, env, label);
+  for (const auto& [name, v] : scalars.ints) c.scalars[name] = static_cast<double>(v);
+  for (const auto& [name, v] : scalars.floats) c.scalars[name] = v;
+  c.reference = instantiate(spec, spec.reference, "reference", env, c, {}, scalars, label);
+
+  if (compare) {
+    ParamChoice choice = choose_params(spec, env, overrides, label);
+    ExprEnv solution_env = env;
+    for (const auto& [name, v] : choice.params) solution_env[name] = v;
+    check_constraints(spec, solution_env, choice, label);
+    c.params = choice.params;
+    c.config_class = choice.config_class;
+    c.solution = instantiate(spec, spec.solution, "solution", solution_env, c, c.params, scalars, label);
+  }
+
+  c.tolerance = spec.tolerance.count(dtype) ? spec.tolerance.at(dtype) : default_tolerance(dtype);
+  for (const auto& b : c.buffers)
+    if (b.present) c.bytes += static_cast<double>(b.count) * static_cast<double>(dtype_size(b.dtype));
+  return c;
+}
+
+}  // namespace
+
+std::string Case::label() const { return make_label(shape ? shape->name : "?", dtype, flags); }
+
+std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter, const ParamOverrides& overrides,
+                               bool with_checks) {
+  check_overrides(spec, overrides);
+  const auto shapes = select_shapes(spec, filter);
+  const auto dtypes = select_dtypes(spec, filter);
+  const auto combos = flag_combinations(spec.flags);
+
+  std::vector<Case> cases;
+  for (const ShapeSpec* shape : shapes)
+    for (DType dtype : dtypes)
+      for (const Flags& flags : combos) cases.push_back(make_case(spec, *shape, dtype, flags, true, overrides));
+  if (with_checks)
+    for (const ShapeSpec& shape : spec.check_shapes)
+      for (DType dtype : dtypes)
+        for (const Flags& flags : combos) cases.push_back(make_case(spec, shape, dtype, flags, false, overrides));
+  return cases;
+}
+
+}  // namespace ako::task

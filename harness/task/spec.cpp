@@ -1,0 +1,396 @@
+// parse_task: every field of tasks/<name>/task.json checked up front (format: tasks/README.md),
+// so that later stages can trust a TaskSpec and errors point at the field to fix.
+#include "task/spec.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "task/json_field.hpp"
+#include "task/name_expression.hpp"
+#include "task/spec_checks.hpp"
+
+namespace ako::task {
+namespace {
+
+const std::vector<std::string> kDtypeNames = {"bf16", "fp16", "fp32"};
+// Names the expression language or the name templates already give a meaning to.
+const std::vector<std::string> kReservedNames = {"T", "dtype", "ceil_div", "min", "max", "pow2"};
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+DType dtype_of(const Field& f) {
+  std::string s = f.string();
+  auto t = parse_dtype(s);
+  if (!t) f.fail(fmt::format("expected one of {}, got \"{}\"", join_names(kDtypeNames), s));
+  return *t;
+}
+
+// A name that expressions refer to (dim, flag, param): an identifier, not reserved, not taken.
+std::string declared_name(const Field& f, const std::vector<std::string>& taken, std::string_view what) {
+  std::string name = f.string();
+  if (!is_identifier(name))
+    f.fail(fmt::format("expected {} name that is an identifier ([A-Za-z_][A-Za-z0-9_]*), got \"{}\"", what, name));
+  if (contains(kReservedNames, name))
+    f.fail(fmt::format("expected {} name other than the reserved {}, got \"{}\"", what,
+                       join_names(kReservedNames), name));
+  if (contains(taken, name))
+    f.fail(fmt::format("expected {} name not used by another dim, flag or param, got \"{}\"", what, name));
+  return name;
+}
+
+std::vector<std::string> identifier_list(const Field& f, std::vector<std::string>& taken, std::string_view what,
+                                         bool required) {
+  if (!f.present() && !required) return {};
+  f.require_array();
+  if (required && f.value().empty()) f.fail(fmt::format("expected a non-empty array of {} names", what));
+  std::vector<std::string> out;
+  for (const Field& e : f.elements()) {
+    out.push_back(declared_name(e, taken, what));
+    taken.push_back(out.back());
+  }
+  return out;
+}
+
+std::vector<DType> parse_dtypes(const Field& f) {
+  f.require_array();
+  if (f.value().empty()) f.fail("expected a non-empty array of dtypes (" + join_names(kDtypeNames) + ")");
+  std::vector<DType> out;
+  for (const Field& e : f.elements()) {
+    DType t = dtype_of(e);
+    if (std::find(out.begin(), out.end(), t) != out.end())
+      e.fail(fmt::format("expected each dtype once, got \"{}\" again", dtype_name(t)));
+    out.push_back(t);
+  }
+  return out;
+}
+
+double non_negative(const Field& f, double fallback) {
+  if (!f.present()) return fallback;
+  double v = f.number();
+  if (!(v >= 0) || !std::isfinite(v)) f.fail("expected a finite number >= 0, " + f.got());
+  return v;
+}
+
+std::map<DType, exec::Tolerance> parse_tolerance(const Field& f, const std::vector<DType>& dtypes) {
+  std::map<DType, exec::Tolerance> out;
+  if (f.present()) {
+    for (const auto& [key, entry] : f.members()) {
+      auto t = parse_dtype(key);
+      if (!t) entry.fail(fmt::format("unknown dtype; expected keys among {}, got \"{}\"", join_names(kDtypeNames), key));
+      entry.only_keys({"atol", "rtol"});
+      exec::Tolerance d = default_tolerance(*t);
+      out[*t] = exec::Tolerance{non_negative(entry["atol"], d.atol), non_negative(entry["rtol"], d.rtol)};
+    }
+  }
+  for (DType t : dtypes)
+    if (!out.count(t)) out[t] = default_tolerance(t);
+  return out;
+}
+
+exec::InitSpec parse_init(const Field& f) {
+  exec::InitSpec init;
+  if (!f.present()) return init;
+  f.require_object();
+  init.dist = f["dist"].present() ? f["dist"].string() : "normal";
+  if (init.dist == "normal") {
+    f.only_keys({"dist", "mean", "std"});
+    init.a = f["mean"].present() ? f["mean"].number() : 0.0;
+    init.b = non_negative(f["std"], 1.0);
+  } else if (init.dist == "uniform") {
+    f.only_keys({"dist", "low", "high"});
+    init.a = f["low"].present() ? f["low"].number() : 0.0;
+    init.b = f["high"].present() ? f["high"].number() : 1.0;
+    if (!(init.a < init.b)) f["high"].fail(fmt::format("expected high > low ({}), got {}", init.a, init.b));
+  } else {
+    f["dist"].fail(fmt::format("expected one of normal, uniform, got \"{}\"", init.dist));
+  }
+  return init;
+}
+
+exec::BufferRole parse_role(const Field& f) {
+  std::string s = f.string();
+  if (s == "input") return exec::BufferRole::input;
+  if (s == "weight") return exec::BufferRole::weight;
+  if (s == "output") return exec::BufferRole::output;
+  f.fail(fmt::format("expected one of input, weight, output, got \"{}\"", s));
+}
+
+std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec) {
+  f.require_array();
+  if (f.value().empty()) f.fail("expected a non-empty array of buffers");
+  std::vector<BufferSpec> out;
+  for (const Field& e : f.elements()) {
+    e.only_keys({"name", "role", "dtype", "shape", "present_if", "init"});
+    BufferSpec b;
+    b.name = e["name"].non_empty_string();
+    for (const auto& other : out)
+      if (other.name == b.name) e["name"].fail(fmt::format("expected a unique buffer name, got \"{}\" again", b.name));
+    b.role = parse_role(e["role"]);
+    if (e["dtype"].present()) {
+      b.dtype = e["dtype"].string();
+      if (b.dtype != "$dtype" && !parse_dtype(b.dtype))
+        e["dtype"].fail(fmt::format("expected \"$dtype\" or one of {}, got \"{}\"", join_names(kDtypeNames), b.dtype));
+    }
+    Field shape = e["shape"];
+    shape.require_array();
+    if (shape.value().empty()) shape.fail("expected a non-empty array of extent expressions over the dims");
+    for (const Field& extent : shape.elements()) {
+      b.shape.push_back(extent.expression());
+      check_expression(extent, b.shape.back(), spec.dims, "an integer expression over the dims");
+    }
+    if (e["present_if"].present()) {
+      b.present_if = e["present_if"].string();
+      if (!contains(spec.flags, b.present_if))
+        e["present_if"].fail(fmt::format("expected the name of a declared flag ({}), got \"{}\"",
+                                         spec.flags.empty() ? std::string("none declared") : join_names(spec.flags),
+                                         b.present_if));
+    }
+    b.init = parse_init(e["init"]);
+    out.push_back(std::move(b));
+  }
+  bool has_output = std::any_of(out.begin(), out.end(), [](const BufferSpec& b) { return b.role == exec::BufferRole::output; });
+  if (!has_output) f.fail("expected at least one buffer with role \"output\" (the result that is compared)");
+  return out;
+}
+
+std::vector<ScalarSpec> parse_scalars(const Field& f, const TaskSpec& spec) {
+  std::vector<ScalarSpec> out;
+  if (!f.present()) return out;
+  f.require_array();
+  const auto known = concat(spec.dims, spec.flags);
+  for (const Field& e : f.elements()) {
+    e.only_keys({"name", "type", "value"});
+    ScalarSpec s;
+    s.name = e["name"].non_empty_string();
+    bool taken = std::any_of(spec.buffers.begin(), spec.buffers.end(), [&](const BufferSpec& b) { return b.name == s.name; }) ||
+                 std::any_of(out.begin(), out.end(), [&](const ScalarSpec& o) { return o.name == s.name; });
+    if (taken) e["name"].fail(fmt::format("expected a name no other buffer or scalar has, got \"{}\"", s.name));
+    std::string type = e["type"].string();
+    if (type == "i32") s.type = ScalarType::i32;
+    else if (type == "i64") s.type = ScalarType::i64;
+    else if (type == "f32") s.type = ScalarType::f32;
+    else e["type"].fail(fmt::format("expected one of i32, i64, f32, got \"{}\"", type));
+    Field value = e["value"];
+    if (s.type == ScalarType::f32) {
+      double v = value.number();
+      if (!std::isfinite(v)) value.fail("expected a finite number, " + value.got());
+      s.value = value.value().dump();  // JSON's shortest round-trip spelling
+    } else {
+      s.value = value.expression();
+      check_expression(value, s.value, known, "an integer expression over the dims and flags");
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<std::string> geometry(const Field& f, const std::vector<std::string>& known, std::string_view what) {
+  f.require_array();
+  if (f.value().empty() || f.value().size() > 3)
+    f.fail(fmt::format("expected 1 to 3 integer expressions ({} x, y, z), got {}", what, f.value().size()));
+  std::vector<std::string> out;
+  for (const Field& e : f.elements()) {
+    out.push_back(e.expression());
+    check_expression(e, out.back(), known, "an integer expression over " + join_names(known));
+  }
+  return out;
+}
+
+std::filesystem::path existing_file(const Field& f, const std::filesystem::path& root) {
+  std::filesystem::path rel = f.non_empty_string();
+  std::filesystem::path resolved = root / rel;
+  if (!std::filesystem::is_regular_file(resolved))
+    f.fail(fmt::format("expected an existing file relative to the repository root; {} does not exist", resolved.string()));
+  return rel;
+}
+
+std::vector<TunableParam> parse_params(const Field& f, std::vector<std::string> taken) {
+  std::vector<TunableParam> out;
+  if (!f.present()) return out;
+  for (const auto& [name, values] : f.members()) {
+    TunableParam p;
+    if (!is_identifier(name) || contains(kReservedNames, name) || contains(taken, name))
+      values.fail("expected a parameter name that is an identifier and not a dim, flag or reserved name (" +
+                  join_names(kReservedNames) + ")");
+    taken.push_back(name);
+    p.name = name;
+    values.require_array();
+    if (values.value().empty()) values.fail("expected a non-empty array of allowed integer values");
+    for (const Field& v : values.elements()) {
+      int64_t x = v.integer();
+      if (std::find(p.values.begin(), p.values.end(), x) != p.values.end())
+        v.fail(fmt::format("expected each allowed value once, got {} again", x));
+      p.values.push_back(x);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, bool solution) {
+  if (solution)
+    f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes", "params", "constraints", "config"});
+  else
+    f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes"});
+  KernelSpec k;
+  k.file = existing_file(f["file"], spec.root);
+  if (solution) k.params = parse_params(f["params"], concat(spec.dims, spec.flags));
+
+  std::vector<std::string> param_names;
+  for (const auto& p : k.params) param_names.push_back(p.name);
+  const auto known = concat(concat(spec.dims, spec.flags), param_names);
+
+  k.kernel = f["kernel"].non_empty_string();
+  std::vector<std::string> placeholders;
+  try {
+    placeholders = name_placeholders(k.kernel);
+  } catch (const Error& e) {
+    f["kernel"].fail(std::string("expected a kernel name template; ") + e.what());
+  }
+  for (const auto& p : placeholders)
+    if (p != "T" && p != "dtype" && !contains(known, p))
+      f["kernel"].fail(fmt::format("expected placeholders among {{T}}, {{dtype}} and {}; got {{{}}}",
+                                   join_names(known), p));
+
+  Field args = f["args"];
+  args.require_array();
+  std::vector<std::string> arg_names;
+  for (const auto& b : spec.buffers) arg_names.push_back(b.name);
+  for (const auto& s : spec.scalars) arg_names.push_back(s.name);
+  for (const Field& a : args.elements()) {
+    std::string name = a.string();
+    if (!contains(arg_names, name))
+      a.fail(fmt::format("expected the name of a buffer or scalar ({}), got \"{}\"", join_names(arg_names), name));
+    k.args.push_back(name);
+  }
+
+  k.grid = geometry(f["grid"], known, "grid");
+  k.block = geometry(f["block"], known, "block");
+  if (f["shared_bytes"].present()) {
+    k.shared_bytes = f["shared_bytes"].expression();
+    check_expression(f["shared_bytes"], k.shared_bytes, known, "an integer expression over " + join_names(known));
+  }
+  if (solution && f["constraints"].present()) {
+    for (const Field& c : f["constraints"].elements()) {
+      k.constraints.push_back(c.non_empty_string());
+      check_expression(c, k.constraints.back(), known, "a boolean expression over " + join_names(known));
+    }
+  }
+  if (solution && f["config"].present()) k.config = f["config"].non_empty_string();
+  return k;
+}
+
+std::vector<ShapeSpec> parse_shapes(const Field& f, const TaskSpec& spec, std::set<std::string>& names,
+                                    bool required) {
+  std::vector<ShapeSpec> out;
+  if (!f.present() && !required) return out;
+  f.require_array();
+  if (required && f.value().empty()) f.fail("expected a non-empty array of shapes");
+  for (const Field& e : f.elements()) {
+    e.require_object();
+    ShapeSpec s;
+    s.name = e["name"].non_empty_string();
+    bool plain = std::all_of(s.name.begin(), s.name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    });
+    if (!plain) e["name"].fail(fmt::format("expected a name of letters, digits, '-', '_' and '.', got \"{}\"", s.name));
+    if (!names.insert(s.name).second)
+      e["name"].fail(fmt::format("expected a shape name unique across shapes and check_shapes, got \"{}\" again", s.name));
+    if (e["source"].present()) s.source = e["source"].string();
+    for (const auto& [key, value] : e.members()) {
+      if (key == "name" || key == "source") continue;
+      if (!contains(spec.dims, key))
+        value.fail(fmt::format("unknown field; expected a declared dim ({}) or name, source", join_names(spec.dims)));
+    }
+    for (const auto& dim : spec.dims) {
+      Field d = e[dim];
+      if (!d.present() || !d.value().is_number_integer())
+        d.fail(d.present() ? "expected a positive integer, " + d.got() : "required field is missing; expected a positive integer");
+      int64_t v = d.integer();
+      if (v <= 0) d.fail(fmt::format("expected a positive integer, got {}", v));
+      s.dims[dim] = v;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void load_config(TaskSpec& spec) {
+  if (spec.solution.config.empty()) return;
+  std::filesystem::path path = spec.root / spec.solution.config;
+  if (!std::filesystem::exists(path)) return;  // not tuned yet: defaults (tasks/README.md)
+  std::ifstream in(path);
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw SpecError(path.string(), "$", fmt::format("expected a valid JSON document ({})", e.what()));
+  }
+  spec.config_classes = parse_config(doc, path, spec, &spec.config_source);
+  spec.config_present = true;
+}
+
+}  // namespace
+
+exec::Tolerance default_tolerance(DType dtype) {
+  if (dtype == DType::fp32) return exec::Tolerance{1e-5, 1e-5};
+  return exec::Tolerance{1e-2, 1e-2};
+}
+
+TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file, const std::filesystem::path& root) {
+  const std::string file_name = file.string();
+  Field top(&doc, "", &file_name);
+  top.only_keys({"schema", "name", "description", "op", "dims", "dtypes", "flags", "trials", "tolerance", "buffers",
+                 "scalars", "reference", "solution", "shapes", "check_shapes", "port"});
+  TaskSpec spec;
+  spec.file = file;
+  spec.root = root;
+
+  std::string schema = top["schema"].string();
+  if (schema != kTaskSchema) top["schema"].fail(fmt::format("expected \"{}\", got \"{}\"", kTaskSchema, schema));
+  spec.name = top["name"].non_empty_string();
+  if (top["description"].present()) spec.description = top["description"].string();
+  spec.op = top["op"].non_empty_string();
+
+  std::vector<std::string> taken;
+  spec.dims = identifier_list(top["dims"], taken, "dim", true);
+  spec.dtypes = parse_dtypes(top["dtypes"]);
+  spec.flags = identifier_list(top["flags"], taken, "flag", false);
+  if (top["trials"].present()) {
+    int64_t trials = top["trials"].integer();
+    if (trials < 1 || trials > 1000) top["trials"].fail(fmt::format("expected an integer from 1 to 1000, got {}", trials));
+    spec.trials = static_cast<int>(trials);
+  }
+  spec.tolerance = parse_tolerance(top["tolerance"], spec.dtypes);
+
+  spec.buffers = parse_buffers(top["buffers"], spec);
+  spec.scalars = parse_scalars(top["scalars"], spec);
+  spec.reference = parse_kernel(top["reference"], spec, false);
+  spec.solution = parse_kernel(top["solution"], spec, true);
+
+  std::set<std::string> shape_names;
+  spec.shapes = parse_shapes(top["shapes"], spec, shape_names, true);
+  spec.check_shapes = parse_shapes(top["check_shapes"], spec, shape_names, false);
+
+  if (top["port"].present()) {
+    top["port"].require_object();
+    spec.port = top["port"].value();
+  }
+  load_config(spec);
+  return spec;
+}
+
+}  // namespace ako::task

@@ -1,0 +1,20 @@
+#pragma once
+// Checks shared by the spec and config parsers: names that expressions can refer to, and
+// expressions that must parse and use only declared names.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "task/json_field.hpp"
+
+namespace ako::task {
+
+// [A-Za-z_][A-Za-z0-9_]*: dims, flags and params appear in expressions and C++ templates.
+bool is_identifier(std::string_view name);
+
+// Fails at `f` unless `expr` parses and every identifier in it is one of `known`.
+// `what` describes the expected expression, e.g. "an integer expression over the dims".
+void check_expression(const Field& f, const std::string& expr, const std::vector<std::string>& known,
+                      std::string_view what);
+
+}  // namespace ako::task

@@ -1,0 +1,38 @@
+#pragma once
+// AkoCompareStats: what ako_compare (support_kernels.cuh) reports about one output buffer.
+// Shared by NVRTC device code and host C++, so: no includes, fixed-size fields only.
+//
+// Protocol: the host zeroes the whole struct (cuMemsetD8) before each ako_compare launch
+// and reads it back after. Layout (bytes): 0 checked, 8 mismatches, 16 nonfinite,
+// 24 want_nonfinite, 32 worst_key, 40 worst_index, 48 blocks_done, 56 max_abs, 60 max_rel,
+// 64 worst_got, 68 worst_want; 72 bytes, no padding.
+//
+// Per element i, with d = |got - want|:
+// - mismatch:        got or want is NaN/Inf (non-finite values never pass), or
+//                    !(d <= atol + rtol * |want|).
+// - nonfinite:       got is NaN/Inf while want is finite.
+// - want_nonfinite:  want is NaN/Inf (the reference itself produced it).
+// - max_abs:         max d over elements where got and want are both finite.
+// - max_rel:         max d / max(|want|, atol, FLT_MIN) over the same elements: the relative
+//                    error, with |want| floored at atol so that near-zero wants do not blow up.
+// - worst_index:     an element with the largest error, where a non-finite mismatch ranks
+//                    above every finite error. Ranking uses the error's top 24 bits (relative
+//                    resolution 2^-16), ties go to the lowest index; exact for n < 2^40.
+//                    Valid when checked > 0.
+// - worst_got / worst_want: got[worst_index] and want[worst_index] as float, written by the
+//                    kernel's last block to finish (the host need not read them back).
+// - worst_key, blocks_done: the kernel's internal bookkeeping; keep them zeroed.
+struct AkoCompareStats {
+  unsigned long long checked;
+  unsigned long long mismatches;
+  unsigned long long nonfinite;
+  unsigned long long want_nonfinite;
+  unsigned long long worst_key;    // (error bits >> 7) << 40 | (2^40 - 1 - index)
+  unsigned long long worst_index;
+  unsigned long long blocks_done;
+  float max_abs;
+  float max_rel;
+  float worst_got;
+  float worst_want;
+};
+static_assert(sizeof(AkoCompareStats) == 72, "AkoCompareStats layout is part of the protocol");

@@ -1,0 +1,154 @@
+// The ako binary as a user meets it, on a machine without a GPU: help, usage errors, exit
+// codes, spec errors, compile errors, and `run` saying plainly that it has no GPU.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.hpp"
+#include "exec/client/gpu_probe.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Ran {
+  int status = -1;
+  std::string out;
+};
+
+Ran ako(const std::string& args, const fs::path& cwd = AKO_SOURCE_DIR) {
+  const std::string cmd = "cd '" + cwd.string() + "' && AKO_CACHE_DIR='" +
+                          (fs::temp_directory_path() / "ako-cli-test-cache").string() + "' '" AKO_BINARY_DIR
+                          "/ako' " + args + " 2>&1";
+  Ran r;
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+// A throw-away workspace: a copy of the real task, input and solution.
+fs::path make_workspace(const std::string& name) {
+  const fs::path ws = fs::temp_directory_path() / ("ako-cli-ws-" + name);
+  fs::remove_all(ws);
+  for (const char* d : {"tasks/rmsnorm", "input/rmsnorm", "solution/rmsnorm"}) {
+    fs::create_directories(ws / d);
+    fs::copy(fs::path(AKO_SOURCE_DIR) / d, ws / d, fs::copy_options::recursive);
+  }
+  return ws;
+}
+
+TEST(Cli, HelpTellsCommandsAndExitCodes) {
+  const Ran r = ako("--help");
+  EXPECT_EQ(r.status, 0);
+  for (const char* w : {"run", "compile", "Exit status", "0 every case correct", "2 usage"})
+    EXPECT_TRUE(has(r.out, w)) << w << "\n" << r.out;
+  const Ran rh = ako("run --help");
+  EXPECT_EQ(rh.status, 0);
+  for (const char* w : {"--json", "--hot", "--arch", "--seed", "--case-timeout", "--solution"})
+    EXPECT_TRUE(has(rh.out, w)) << w;
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(ako("").status, 2);
+  EXPECT_EQ(ako("frobnicate").status, 2);
+  EXPECT_EQ(ako("run").status, 2);
+  EXPECT_EQ(ako("run task").status, 2);
+  const Ran r = ako("run tusk rmsnorm");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "expected 'task NAME'")) << r.out;
+  EXPECT_EQ(ako("run task rmsnorm --color sometimes").status, 2);
+  const Ran p = ako("run task rmsnorm --param BLOCK=big");
+  EXPECT_EQ(p.status, 2);
+  EXPECT_TRUE(has(p.out, "integer")) << p.out;
+}
+
+TEST(Cli, UnknownTaskNamesWhatExists) {
+  const Ran r = ako("run task nosuchtask");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "nosuchtask")) << r.out;
+}
+
+TEST(Cli, UnknownShapeListsTheKnownOnes) {
+  const Ran r = ako("compile task rmsnorm --shapes flux9");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "flux9")) << r.out;
+  EXPECT_TRUE(has(r.out, "flux1-single")) << r.out;
+}
+
+TEST(Cli, NoWorkspaceIsExplained) {
+  const Ran r = ako("run task rmsnorm", "/");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "--root")) << r.out;
+}
+
+TEST(Cli, CompileReportsResourcesForSm90a) {
+  const Ran r = ako("compile task rmsnorm --arch sm_90a");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "COMPILED: yes")) << r.out;
+  EXPECT_TRUE(has(r.out, "rmsnorm_kernel<")) << r.out;
+  EXPECT_TRUE(has(r.out, "rmsnorm_reference<")) << r.out;
+  EXPECT_TRUE(has(r.out, "regs")) << r.out;
+}
+
+TEST(Cli, MalformedSpecNamesFileAndField) {
+  const fs::path ws = make_workspace("badspec");
+  auto doc = nlohmann::json::parse(ako::read_file(ws / "tasks/rmsnorm/task.json"));
+  doc["dtypes"] = {"bf16", "bf8"};
+  ako::write_file_atomically(ws / "tasks/rmsnorm/task.json", doc.dump(2));
+  const Ran r = ako("compile task rmsnorm", ws);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "task.json")) << r.out;
+  EXPECT_TRUE(has(r.out, "dtypes")) << r.out;
+  EXPECT_TRUE(has(r.out, "bf8")) << r.out;
+}
+
+TEST(Cli, CompileErrorShowsFileAndLine) {
+  const fs::path ws = make_workspace("compile-error");
+  const fs::path sol = ws / "broken.cuh";
+  std::ofstream(sol) << "#include <cuda_bf16.h>\n"
+                        "template <typename T, bool W, int B, int V, int R, int C>\n"
+                        "__global__ void rmsnorm_kernel(T* out, const T* x, const T* w, int rows, int cols, float eps) {\n"
+                        "  this is not C++;\n"
+                        "}\n";
+  const Ran r = ako("run task rmsnorm --arch sm_90a --solution broken.cuh --json out.json", ws);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "COMPILED: no")) << r.out;
+  EXPECT_TRUE(has(r.out, "broken.cuh(4)")) << r.out;
+  const auto j = nlohmann::json::parse(ako::read_file(ws / "out.json"));
+  EXPECT_FALSE(j["summary"]["compiled"].get<bool>());
+  EXPECT_EQ(j["error"], "compilation failed");
+}
+
+TEST(Cli, RunWithoutGpuCompilesThenSaysSo) {
+  if (ako::exec::probe_gpu().available) GTEST_SKIP() << "a GPU is present; this test is for GPU-less machines";
+  const fs::path ws = make_workspace("nogpu");
+  const Ran r = ako("run task rmsnorm --json out.json", ws);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.out, "no GPU")) << r.out;
+  EXPECT_TRUE(has(r.out, "COMPILED: yes")) << r.out;
+  EXPECT_TRUE(has(r.out, "CORRECT: no")) << r.out;
+  const auto j = nlohmann::json::parse(ako::read_file(ws / "out.json"));
+  EXPECT_EQ(j["schema"], "ako.run/1");
+  EXPECT_TRUE(j["summary"]["compiled"].get<bool>());
+  EXPECT_TRUE(has(j["error"].get<std::string>(), "no GPU"));
+  EXPECT_GT(j["builds"].size(), 0u);
+}
+
+TEST(Cli, OutputHasNoColourWhenNotATerminal) {
+  const Ran r = ako("compile task rmsnorm --arch sm_90a");
+  EXPECT_FALSE(has(r.out, "\x1b[")) << r.out;
+}
+
+}  // namespace

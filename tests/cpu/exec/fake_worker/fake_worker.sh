@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Stand-in for ako-worker in the worker-client tests: speaks the worker protocol
+# (harness/exec/protocol/job.hpp) from a script instead of running kernels.
+#
+#   $1                 the job file the client wrote; each case's label names its behaviour
+#   FAKE_WORKER_DIR    folder prepared by the test: device.json and result-<index>.json (whole
+#                      event lines made by the C++ serialisers); this script appends the case
+#                      indices of every start it sees to starts.log
+#   FAKE_WORKER_START  comma list, one entry per start (the last repeats): ok | die | fatal | hang
+#
+# Case labels: ok, hang (never answers), crash (SIGSEGV mid-case), sticky (failed result, then
+# exit 3), silent_exit (exit 0 mid-case), garbage (noise lines between the events).
+set -u
+ulimit -c 0   # the crash case must not leave core files behind
+job=$1
+dir=${FAKE_WORKER_DIR:?FAKE_WORKER_DIR is not set}
+
+# The client writes compact JSON; each case has exactly one "index" and one "label" key.
+mapfile -t indices < <(grep -o '"index":[0-9]*' "$job" | cut -d: -f2)
+mapfile -t labels < <(grep -o '"label":"[^"]*"' "$job" | cut -d'"' -f4)
+echo "${indices[*]}" >> "$dir/starts.log"
+start=$(wc -l < "$dir/starts.log")
+
+IFS=, read -ra plan <<< "${FAKE_WORKER_START:-ok}"
+mode=${plan[$(( start <= ${#plan[@]} ? start - 1 : ${#plan[@]} - 1 ))]}
+case $mode in
+  die) echo "fake worker: cannot create a context (start $start)" >&2; exit 1 ;;
+  fatal) echo '{"event":"fatal","message":"no CUDA device"}'; echo "fake worker: giving up" >&2; exit 2 ;;
+  hang) sleep 30; exit 0 ;;
+esac
+cat "$dir/device.json"
+
+for k in "${!indices[@]}"; do
+  i=${indices[$k]}
+  echo "{\"event\":\"begin\",\"index\":$i}"
+  echo "{\"event\":\"phase\",\"index\":$i,\"phase\":\"validate\"}"
+  case ${labels[$k]} in
+    hang) sleep 30 ;;
+    crash) echo "fake worker: illegal memory access in case $i" >&2; kill -SEGV $$ ;;
+    sticky) cat "$dir/result-$i.json"; echo "fake worker: sticky fault, exiting" >&2; exit 3 ;;
+    silent_exit) exit 0 ;;
+    garbage) echo "not json at all"; echo ""; echo '{"event": "begin", "index":'; echo '{"event":"bogus"}' ;;
+  esac
+  echo "{\"event\":\"phase\",\"index\":$i,\"phase\":\"time_reference\"}"
+  cat "$dir/result-$i.json"
+done
+exit 0

@@ -1,0 +1,365 @@
+// exec/client/worker_client: the watchdog and respawn logic against a scripted fake worker
+// (fake_worker/fake_worker.sh) that succeeds, hangs, crashes, exits after a sticky fault,
+// reports a fatal error or prints noise, as each case's label tells it.
+#include "exec/client/worker_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace ako::exec {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+class WorkerClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::path(AKO_BINARY_DIR) / "test-scratch" / "worker_client" / info->name();
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "fake");
+    // A private, executable copy: the checkout's file mode is not something to rely on.
+    worker_ = root_ / "fake_worker.sh";
+    fs::copy_file(fs::path(AKO_TEST_DIR) / "cpu/exec/fake_worker/fake_worker.sh", worker_);
+    fs::permissions(worker_, fs::perms::owner_all, fs::perm_options::add);
+
+    DeviceInfo device;
+    device.name = "Fake GPU";
+    device.arch = "sm_90a";
+    device.copy_bandwidth_gbs = 3000;
+    WorkerEvent ev;
+    ev.event = "device";
+    ev.device = device;
+    write_line(root_ / "fake/device.json", nlohmann::json(ev));
+
+    opt_.worker_exe = worker_;
+    opt_.scratch_dir = root_ / "scratch";
+    opt_.case_timeout_s = 1;
+    opt_.startup_timeout_s = 5;   // bash start-up on a loaded CI machine; the hang test lowers it
+    opt_.exit_grace_s = 1;
+    opt_.extra_env = {"FAKE_WORKER_DIR=" + (root_ / "fake").string()};
+  }
+
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(root_);
+  }
+
+  static void write_line(const fs::path& p, const nlohmann::json& j) {
+    std::ofstream(p) << j.dump() << '\n';
+  }
+
+  // The result the fake worker reports for a case: correct, with recognisable numbers.
+  static CaseResult worker_result(int index) {
+    CaseResult r;
+    r.index = index;
+    r.verdict = Verdict::correct;
+    r.trials = 3;
+    r.seed = 1000 + index;
+    r.error.max_abs = 0.001 * index;
+    r.error.checked = 4096;
+    TimingStats t;
+    t.method = "cupti";
+    t.samples = 20;
+    t.median_us = 10.0 + index;
+    r.solution_time = t;
+    r.reference_time = t;
+    return r;
+  }
+
+  // Cases with the given (index, label); the fake gets a result line for each.
+  WorkerJob make_job(const std::vector<std::pair<int, std::string>>& cases,
+                     const std::map<int, CaseResult>& custom = {}) {
+    WorkerJob job;
+    for (const auto& [index, label] : cases) {
+      CaseJob c;
+      c.index = index;
+      c.label = label;
+      c.dims = {{"rows", 100 + index}, {"hidden", 3072}};
+      c.bytes = 1e6 * (index + 1);
+      c.seed = 77;
+      c.reference.module = "ref.cubin";
+      c.reference.function = "ref_kernel";
+      job.cases.push_back(c);
+
+      WorkerEvent ev;
+      ev.event = "result";
+      ev.index = index;
+      ev.result = custom.count(index) ? custom.at(index) : worker_result(index);
+      write_line(root_ / "fake" / fmt::format("result-{}.json", index), nlohmann::json(ev));
+    }
+    return job;
+  }
+
+  void start_plan(const std::string& plan) { opt_.extra_env.push_back("FAKE_WORKER_START=" + plan); }
+
+  // The case indices each worker start received, one line per start.
+  std::vector<std::string> starts() const {
+    std::vector<std::string> lines;
+    std::istringstream in(read_text(root_ / "fake/starts.log"));
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  }
+
+  static void expect_correct_from_worker(const CaseResult& r, int index) {
+    EXPECT_EQ(r.index, index);
+    EXPECT_EQ(r.verdict, Verdict::correct) << r.reason;
+    EXPECT_EQ(r.seed, 1000u + index);
+    EXPECT_EQ(r.trials, 3);
+    ASSERT_TRUE(r.solution_time.has_value());
+    EXPECT_EQ(r.solution_time->median_us, 10.0 + index);
+    EXPECT_EQ(r.dims.at("rows"), 100 + index);   // from the job
+    EXPECT_EQ(r.bytes, 1e6 * (index + 1));
+  }
+
+  fs::path root_, worker_;
+  ClientOptions opt_;
+};
+
+TEST_F(WorkerClientTest, AllCasesSucceedInOneWorker) {
+  const WorkerJob job = make_job({{0, "ok"}, {1, "ok"}, {2, "ok"}});
+  std::vector<std::string> seen;
+  ClientCallbacks cb;
+  cb.on_device = [&](const DeviceInfo& d) { seen.push_back("device " + d.name); };
+  cb.on_begin = [&](int i) { seen.push_back(fmt::format("begin {}", i)); };
+  cb.on_phase = [&](int i, const std::string& p) { seen.push_back(fmt::format("phase {} {}", i, p)); };
+  cb.on_result = [&](const CaseResult& r) { seen.push_back(fmt::format("result {} {}", r.index, verdict_name(r.verdict))); };
+
+  const WorkerRun run = run_worker(job, opt_, cb);
+
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 1);
+  ASSERT_TRUE(run.device.has_value());
+  EXPECT_EQ(run.device->name, "Fake GPU");
+  EXPECT_EQ(run.device->copy_bandwidth_gbs, 3000);
+  ASSERT_EQ(run.results.size(), 3u);
+  for (int i = 0; i < 3; ++i) expect_correct_from_worker(run.results[i], i);
+  EXPECT_EQ(starts(), (std::vector<std::string>{"0 1 2"}));
+  const std::vector<std::string> expected = {
+      "device Fake GPU",
+      "begin 0", "phase 0 validate", "phase 0 time_reference", "result 0 correct",
+      "begin 1", "phase 1 validate", "phase 1 time_reference", "result 1 correct",
+      "begin 2", "phase 2 validate", "phase 2 time_reference", "result 2 correct"};
+  EXPECT_EQ(seen, expected);
+  EXPECT_TRUE(run.diagnostics.empty()) << run.diagnostics.front();
+}
+
+TEST_F(WorkerClientTest, HungCaseTimesOutAndTheRestRunInANewWorker) {
+  // Sparse indices: the replacement worker must get the remaining cases under their own indices.
+  const WorkerJob job = make_job({{3, "ok"}, {5, "ok"}, {8, "hang"}, {13, "ok"}});
+  const auto t0 = std::chrono::steady_clock::now();
+  const WorkerRun run = run_worker(job, opt_);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 2);
+  ASSERT_EQ(run.results.size(), 4u);
+  expect_correct_from_worker(run.results[0], 3);
+  expect_correct_from_worker(run.results[1], 5);
+  EXPECT_EQ(run.results[2].index, 8);
+  EXPECT_EQ(run.results[2].verdict, Verdict::failed);
+  EXPECT_EQ(run.results[2].fault, "timeout");
+  EXPECT_EQ(run.results[2].reason, "no progress for 1 s (phase validate)");
+  EXPECT_EQ(run.results[2].seed, 77u);   // from the job, to reproduce it
+  expect_correct_from_worker(run.results[3], 13);
+  EXPECT_EQ(starts(), (std::vector<std::string>{"3 5 8 13", "13"}));
+  EXPECT_LT(took, 10.0);   // the hung worker's 30 s sleep was killed with its group
+}
+
+TEST_F(WorkerClientTest, CrashIsAWorkerCrashNamingTheSignalAndStderr) {
+  const WorkerJob job = make_job({{0, "ok"}, {1, "crash"}, {2, "ok"}});
+  const WorkerRun run = run_worker(job, opt_);
+
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 2);
+  ASSERT_EQ(run.results.size(), 3u);
+  expect_correct_from_worker(run.results[0], 0);
+  const CaseResult& crashed = run.results[1];
+  EXPECT_EQ(crashed.verdict, Verdict::failed);
+  EXPECT_EQ(crashed.fault, "worker_crash");
+  EXPECT_TRUE(contains(crashed.reason, "signal SIGSEGV")) << crashed.reason;
+  EXPECT_TRUE(contains(crashed.reason, "phase validate")) << crashed.reason;
+  EXPECT_TRUE(contains(crashed.reason, "illegal memory access in case 1")) << crashed.reason;
+  expect_correct_from_worker(run.results[2], 2);
+  EXPECT_EQ(starts(), (std::vector<std::string>{"0 1 2", "2"}));
+}
+
+TEST_F(WorkerClientTest, StickyFaultExitContinuesWithTheRest) {
+  CaseResult sticky;
+  sticky.index = 0;
+  sticky.verdict = Verdict::failed;
+  sticky.fault = "illegal_address";
+  sticky.reason = "CUDA_ERROR_ILLEGAL_ADDRESS in cuStreamSynchronize(solution)";
+  sticky.trials = 1;
+  sticky.seed = 42;
+  const WorkerJob job = make_job({{0, "sticky"}, {1, "ok"}}, {{0, sticky}});
+  const WorkerRun run = run_worker(job, opt_);
+
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 2);
+  ASSERT_EQ(run.results.size(), 2u);
+  EXPECT_EQ(run.results[0].verdict, Verdict::failed);
+  EXPECT_EQ(run.results[0].fault, "illegal_address");
+  EXPECT_EQ(run.results[0].reason, sticky.reason);
+  EXPECT_EQ(run.results[0].seed, 42u);
+  expect_correct_from_worker(run.results[1], 1);
+  EXPECT_EQ(starts(), (std::vector<std::string>{"0 1", "1"}));
+  ASSERT_EQ(run.diagnostics.size(), 1u);
+  EXPECT_EQ(run.diagnostics[0], "worker 1: exited with exit status 3");
+}
+
+TEST_F(WorkerClientTest, SilentExitMidCaseIsAWorkerCrash) {
+  const WorkerJob job = make_job({{0, "silent_exit"}, {1, "ok"}});
+  const WorkerRun run = run_worker(job, opt_);
+
+  EXPECT_EQ(run.worker_starts, 2);
+  EXPECT_EQ(run.results[0].verdict, Verdict::failed);
+  EXPECT_EQ(run.results[0].fault, "worker_crash");
+  EXPECT_TRUE(contains(run.results[0].reason, "exit status 0")) << run.results[0].reason;
+  expect_correct_from_worker(run.results[1], 1);
+}
+
+TEST_F(WorkerClientTest, FatalAtStartUpStopsAndSkipsEverything) {
+  start_plan("fatal");
+  const WorkerJob job = make_job({{0, "ok"}, {1, "ok"}});
+  int results_seen = 0;
+  ClientCallbacks cb;
+  cb.on_result = [&](const CaseResult&) { ++results_seen; };
+  const WorkerRun run = run_worker(job, opt_, cb);
+
+  EXPECT_EQ(run.worker_starts, 1);
+  EXPECT_TRUE(contains(run.fatal, "worker fatal error: no CUDA device")) << run.fatal;
+  EXPECT_TRUE(contains(run.fatal, "fake worker: giving up")) << run.fatal;
+  EXPECT_FALSE(run.device.has_value());
+  ASSERT_EQ(run.results.size(), 2u);
+  for (const auto& r : run.results) {
+    EXPECT_EQ(r.verdict, Verdict::skipped);
+    EXPECT_EQ(r.reason, "not run: the worker stopped with a fatal error");
+  }
+  EXPECT_EQ(results_seen, 2);
+}
+
+TEST_F(WorkerClientTest, WorkerDyingBeforeItsFirstEventTwiceIsFatal) {
+  start_plan("die");
+  const WorkerJob job = make_job({{0, "ok"}, {1, "ok"}});
+  const WorkerRun run = run_worker(job, opt_);
+
+  EXPECT_EQ(run.worker_starts, 2);
+  EXPECT_TRUE(contains(run.fatal, "2 workers in a row finished no case")) << run.fatal;
+  EXPECT_TRUE(contains(run.fatal, "exit status 1")) << run.fatal;
+  EXPECT_TRUE(contains(run.fatal, "cannot create a context (start 2)")) << run.fatal;
+  for (const auto& r : run.results) EXPECT_EQ(r.verdict, Verdict::skipped);
+  EXPECT_EQ(starts(), (std::vector<std::string>{"0 1", "0 1"}));
+}
+
+TEST_F(WorkerClientTest, OneFailedStartIsRetried) {
+  start_plan("die,ok");
+  const WorkerJob job = make_job({{0, "ok"}, {1, "ok"}});
+  const WorkerRun run = run_worker(job, opt_);
+
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 2);
+  expect_correct_from_worker(run.results[0], 0);
+  expect_correct_from_worker(run.results[1], 1);
+}
+
+TEST_F(WorkerClientTest, WorkerSilentAtStartUpTwiceIsFatal) {
+  start_plan("hang");
+  opt_.startup_timeout_s = 1;
+  const WorkerJob job = make_job({{0, "ok"}});
+  const WorkerRun run = run_worker(job, opt_);
+
+  EXPECT_EQ(run.worker_starts, 2);
+  EXPECT_TRUE(contains(run.fatal, "sent nothing for 1 s at start-up")) << run.fatal;
+  EXPECT_EQ(run.results[0].verdict, Verdict::skipped);
+}
+
+TEST_F(WorkerClientTest, NoiseOnStdoutIsLoggedAndIgnored) {
+  const WorkerJob job = make_job({{0, "ok"}, {1, "garbage"}, {2, "ok"}});
+  const WorkerRun run = run_worker(job, opt_);
+
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 1);
+  for (int i = 0; i < 3; ++i) expect_correct_from_worker(run.results[i], i);
+  ASSERT_EQ(run.diagnostics.size(), 4u);
+  EXPECT_TRUE(contains(run.diagnostics[0], "not a protocol line")) << run.diagnostics[0];
+  EXPECT_TRUE(contains(run.diagnostics[0], "not json at all")) << run.diagnostics[0];
+  EXPECT_EQ(run.diagnostics[1], "worker 1: blank line on stdout");
+  EXPECT_TRUE(contains(run.diagnostics[2], "not a protocol line")) << run.diagnostics[2];
+  EXPECT_EQ(run.diagnostics[3], "worker 1: unknown event 'bogus'");
+  std::string logged;
+  for (const auto& d : run.diagnostics) logged += d + "\n";
+  EXPECT_EQ(read_text(opt_.scratch_dir / "client.log"), logged);
+}
+
+TEST_F(WorkerClientTest, MissingWorkerExecutableIsFatalAtOnce) {
+  opt_.worker_exe = root_ / "no-such-worker";
+  const WorkerJob job = make_job({{0, "ok"}});
+  const WorkerRun run = run_worker(job, opt_);
+
+  EXPECT_EQ(run.worker_starts, 1);
+  EXPECT_TRUE(contains(run.fatal, "cannot start")) << run.fatal;
+  EXPECT_TRUE(contains(run.fatal, "No such file or directory")) << run.fatal;
+  EXPECT_EQ(run.results[0].verdict, Verdict::skipped);
+}
+
+TEST_F(WorkerClientTest, DuplicateCaseIndicesAreRejected) {
+  WorkerJob job = make_job({{0, "ok"}, {1, "ok"}});
+  job.cases[1].index = 0;
+  EXPECT_THROW(run_worker(job, opt_), Error);
+}
+
+TEST_F(WorkerClientTest, EmptyJobStartsNoWorker) {
+  const WorkerRun run = run_worker(WorkerJob{}, opt_);
+  EXPECT_EQ(run.worker_starts, 0);
+  EXPECT_TRUE(run.results.empty());
+  EXPECT_EQ(run.fatal, "");
+}
+
+TEST(MergeWorkerFields, CopiesOnlyTheWorkersFields) {
+  CaseResult mine;
+  mine.shape = "flux1-single";
+  mine.dtype = "bf16";
+  mine.params = {{"block", 256}};
+  mine.speedup = 9;
+  CaseResult worker;
+  worker.shape = "ignored";
+  worker.verdict = Verdict::incorrect;
+  worker.reason = "max abs error 0.5 > tolerance";
+  worker.error.mismatches = 12;
+  worker.trials = 3;
+  worker.seed = 5;
+  worker.solution_time = TimingStats{};
+  merge_worker_fields(mine, worker);
+  EXPECT_EQ(mine.shape, "flux1-single");
+  EXPECT_EQ(mine.dtype, "bf16");
+  EXPECT_EQ(mine.params.at("block"), 256);
+  EXPECT_EQ(mine.speedup, 9);
+  EXPECT_EQ(mine.verdict, Verdict::incorrect);
+  EXPECT_EQ(mine.reason, worker.reason);
+  EXPECT_EQ(mine.error.mismatches, 12u);
+  EXPECT_EQ(mine.trials, 3);
+  EXPECT_EQ(mine.seed, 5u);
+  EXPECT_TRUE(mine.solution_time.has_value());
+  EXPECT_FALSE(mine.reference_time.has_value());
+}
+
+}  // namespace
+}  // namespace ako::exec

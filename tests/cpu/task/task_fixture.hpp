@@ -1,0 +1,69 @@
+#pragma once
+// Shared by the task-stage tests: the rmsnorm spec as a JSON document, and a scratch repository
+// root holding the files that spec references, so that tests mutate the document in memory
+// without depending on the kernels other stages are writing.
+//
+// Two versions of the spec: real_task_doc() is tasks/rmsnorm/task.json as it is now (the
+// malformed-spec rows mutate it, so they keep checking the spec that ships);
+// snapshot_task_doc() is a frozen copy (fixtures/rmsnorm_task_snapshot.json) for tests that
+// assert exact params, name expressions and launch geometry, which change whenever the
+// solution gains a parameter.
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "task/spec.hpp"
+
+namespace ako::task::testing {
+
+inline nlohmann::json read_json(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
+}
+
+inline nlohmann::json real_task_doc() { return read_json(std::filesystem::path(AKO_SOURCE_DIR) / "tasks/rmsnorm/task.json"); }
+inline nlohmann::json snapshot_task_doc() {
+  return read_json(std::filesystem::path(AKO_TEST_DIR) / "cpu/task/fixtures/rmsnorm_task_snapshot.json");
+}
+inline nlohmann::json fixture_config_doc() {
+  return read_json(std::filesystem::path(AKO_TEST_DIR) / "cpu/task/fixtures/rmsnorm_config.json");
+}
+
+inline void write_file(const std::filesystem::path& p, const std::string& text) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+// A throwaway repository root with the rmsnorm kernel files (placeholders: nothing compiles
+// them here) and, optionally, a config. Removed on destruction.
+class ScratchRoot {
+ public:
+  ScratchRoot() {
+    static std::atomic<int> counter{0};
+    path_ = std::filesystem::temp_directory_path() /
+            ("ako-task-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(path_);
+    write_file(path_ / "input/rmsnorm/rmsnorm.cuh", "// placeholder for the task-spec tests\n");
+    write_file(path_ / "solution/rmsnorm/rmsnorm.cuh", "// placeholder for the task-spec tests\n");
+  }
+  ~ScratchRoot() { std::filesystem::remove_all(path_); }
+  ScratchRoot(const ScratchRoot&) = delete;
+  ScratchRoot& operator=(const ScratchRoot&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path task_file() const { return path_ / "tasks/rmsnorm/task.json"; }
+  std::filesystem::path config_file() const { return path_ / "solution/rmsnorm/config.json"; }
+  void write_config(const nlohmann::json& doc) const { write_file(config_file(), doc.dump(2)); }
+
+  TaskSpec parse(const nlohmann::json& doc) const { return parse_task(doc, task_file(), path_); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace ako::task::testing

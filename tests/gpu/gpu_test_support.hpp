@@ -1,0 +1,71 @@
+#pragma once
+// Shared by the GPU tests: run the real ako binary as a user would and read its JSON result.
+// Tests skip (visibly, with the probe's reason) when there is no GPU.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.hpp"
+#include "exec/client/gpu_probe.hpp"
+
+namespace ako::gputest {
+
+#define AKO_REQUIRE_GPU()                                                          \
+  do {                                                                             \
+    static const ::ako::exec::GpuProbe probe = ::ako::exec::probe_gpu();           \
+    if (!probe.available) GTEST_SKIP() << "no GPU: " << probe.reason;              \
+  } while (0)
+
+struct Ran {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+  double wall_s = 0;
+};
+
+// The ako binary next to this test (the build tree or the bundle's bin/).
+inline std::filesystem::path ako_binary() {
+  if (const char* env = std::getenv("AKO_BIN"); env && *env) return env;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe").parent_path();
+  for (auto p : {self / "ako", self.parent_path() / "ako"})
+    if (std::filesystem::exists(p)) return p;
+  return "ako";
+}
+
+// The workspace (repository root) holding tasks/, input/, solution/.
+inline std::filesystem::path workspace() {
+  if (const char* env = std::getenv("AKO_ROOT"); env && *env) return env;
+  return AKO_TEST_DIR "/..";
+}
+
+inline Ran run_ako(const std::string& args) {
+  const std::string cmd = "cd '" + workspace().string() + "' && '" + ako_binary().string() + "' " + args +
+                          " --color never 2>&1";
+  Ran r;
+  const auto t0 = std::chrono::steady_clock::now();
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+inline nlohmann::json read_json(const std::filesystem::path& f) {
+  return nlohmann::json::parse(ako::read_file(f));
+}
+
+inline std::filesystem::path temp_json(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / "ako-gpu-tests";
+  std::filesystem::create_directories(dir);
+  return dir / (name + ".json");
+}
+
+}  // namespace ako::gputest
