@@ -8,7 +8,8 @@ import sys
 
 def torch_cases(doc):
     cases = doc["cases"] if isinstance(doc, dict) else doc
-    return {(c["shape"], c["dtype"], bool(c["weight"])): c for c in cases}
+    key = lambda c: c["shape"]["name"] if isinstance(c["shape"], dict) else c["shape"]
+    return {(key(c), c["dtype"], bool(c["weight"])): c for c in cases}
 
 
 def main():
@@ -17,7 +18,9 @@ def main():
     ako = json.load(open(sys.argv[1]))
     torch = torch_cases(json.load(open(sys.argv[2])))
     bw = ako["device"]["copy_bandwidth_gbs"]
-    print(f"device {ako['device']['name']}, copy bandwidth {bw:.0f} GB/s")
+    tdoc = json.load(open(sys.argv[2]))
+    print(f"device {ako['device']['name']}, copy bandwidth {bw:.0f} GB/s; torch {tdoc.get('torch', '?')}, "
+          f"timer {tdoc.get('timer', 'events')}, {tdoc.get('l2', '?')} L2")
     head = f"{'shape':<14} {'dtype':<5} {'w':<2} {'elems':>6} {'ako us':>9} {'torch us':>9} {'vs torch':>9} {'GB/s':>6} {'%copy':>6}"
     print(head)
     print("-" * len(head))

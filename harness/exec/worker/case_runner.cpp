@@ -10,6 +10,21 @@
 
 namespace ako::exec {
 
+namespace {
+// The fault in words, first in the reason, so a reader sees what happened before the CUDA detail.
+std::string fault_words(const std::string& fault) {
+  if (fault == "illegal_address") return "illegal address (out-of-bounds or wild pointer access)";
+  if (fault == "misaligned") return "misaligned address";
+  if (fault == "trap") return "trap (the kernel aborted: __trap, assert or another launch failure)";
+  if (fault == "illegal_instruction") return "illegal instruction";
+  if (fault == "out_of_resources") return "out of resources (too many registers or threads for the launch)";
+  if (fault == "invalid_value") return "invalid launch (block, grid or shared memory out of range)";
+  if (fault == "timeout") return "timeout";
+  if (fault == "launch_failed") return "launch failed";
+  return "CUDA error";
+}
+}  // namespace
+
 CaseRunner::CaseRunner(const CudaSession& cuda, ModuleCache& modules, verify::SupportKernels& support,
                        measure::Timer* timer, const TimingOptions& timing, const EventWriter& events)
     : cuda_(cuda), modules_(modules), support_(support), timer_(timer), timing_(timing), events_(events) {}
@@ -23,11 +38,12 @@ CaseOutcome CaseRunner::run(const CaseJob& job) {
   } catch (const CudaFault& f) {
     out.result.verdict = Verdict::failed;
     out.result.fault = f.fault;
-    out.result.reason = stage + ": " + f.what();
+    out.result.reason = fault_words(f.fault) + ", in " + stage + ": " + f.what();
     out.sticky = f.sticky;
   } catch (const std::exception& e) {  // a job the worker cannot carry out (missing cubin, ...)
     out.result.verdict = Verdict::failed;
-    out.result.reason = stage + ": " + e.what();
+    out.result.fault = "job_error";
+    out.result.reason = "the worker could not carry out the case, in " + stage + ": " + e.what();
   }
   out.result.index = job.index;
   out.result.kind = job.kind;
