@@ -131,17 +131,21 @@ void summarize(RunResult& r);
 nlohmann::json to_json(const RunResult& r);
 RunResult run_result_from_json(const nlohmann::json& j);
 
-void to_json(nlohmann::json& j, const KernelResources& v);
-void from_json(const nlohmann::json& j, KernelResources& v);
-void to_json(nlohmann::json& j, const TimingStats& v);
-void from_json(const nlohmann::json& j, TimingStats& v);
+// Plain records: every field, by its own name; absent fields keep their defaults on reading.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelResources, registers, spill_stores, spill_loads,
+                                                stack_bytes, shared_bytes, barriers, constant_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, method, cold_l2, samples, warmup, median_us,
+                                                min_us, max_us, mean_us, stdev_us, ci_rel, stable,
+                                                kernels_per_sample)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, name, arch, uuid, sm_count, l2_bytes, driver_version,
+                                                cuda_version, nvrtc_version, copy_bandwidth_gbs,
+                                                copy_bandwidth_source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelBuild, role, file, name_expression, lowered_name, arch,
+                                                resources, cache_hit, compile_ms)
+
 void to_json(nlohmann::json& j, const ErrorStats& v);
 void from_json(const nlohmann::json& j, ErrorStats& v);
 void to_json(nlohmann::json& j, const CaseResult& v);
 void from_json(const nlohmann::json& j, CaseResult& v);
-void to_json(nlohmann::json& j, const DeviceInfo& v);
-void from_json(const nlohmann::json& j, DeviceInfo& v);
-void to_json(nlohmann::json& j, const KernelBuild& v);
-void from_json(const nlohmann::json& j, KernelBuild& v);
 
 }  // namespace ako

@@ -35,42 +35,7 @@ void opt(const json& j, const char* key, T& out) {
 }
 }  // namespace
 
-void to_json(json& j, const KernelResources& v) {
-  j = json{{"registers", v.registers},       {"spill_stores", v.spill_stores},
-           {"spill_loads", v.spill_loads},   {"stack_bytes", v.stack_bytes},
-           {"shared_bytes", v.shared_bytes}, {"barriers", v.barriers},
-           {"constant_bytes", v.constant_bytes}};
-}
-void from_json(const json& j, KernelResources& v) {
-  opt(j, "registers", v.registers);
-  opt(j, "spill_stores", v.spill_stores);
-  opt(j, "spill_loads", v.spill_loads);
-  opt(j, "stack_bytes", v.stack_bytes);
-  opt(j, "shared_bytes", v.shared_bytes);
-  opt(j, "barriers", v.barriers);
-  opt(j, "constant_bytes", v.constant_bytes);
-}
 
-void to_json(json& j, const TimingStats& v) {
-  j = json{{"method", v.method},     {"cold_l2", v.cold_l2},     {"samples", v.samples},
-           {"warmup", v.warmup},     {"median_us", v.median_us}, {"min_us", v.min_us},
-           {"max_us", v.max_us},     {"mean_us", v.mean_us},     {"stdev_us", v.stdev_us},
-           {"ci_rel", v.ci_rel},     {"stable", v.stable},       {"kernels_per_sample", v.kernels_per_sample}};
-}
-void from_json(const json& j, TimingStats& v) {
-  opt(j, "method", v.method);
-  opt(j, "cold_l2", v.cold_l2);
-  opt(j, "samples", v.samples);
-  opt(j, "warmup", v.warmup);
-  opt(j, "median_us", v.median_us);
-  opt(j, "min_us", v.min_us);
-  opt(j, "max_us", v.max_us);
-  opt(j, "mean_us", v.mean_us);
-  opt(j, "stdev_us", v.stdev_us);
-  opt(j, "ci_rel", v.ci_rel);
-  opt(j, "stable", v.stable);
-  opt(j, "kernels_per_sample", v.kernels_per_sample);
-}
 
 void to_json(json& j, const ErrorStats& v) {
   j = json{{"max_abs", v.max_abs},         {"max_rel", v.max_rel},     {"checked", v.checked},
@@ -139,46 +104,7 @@ void from_json(const json& j, CaseResult& v) {
   opt(j, "pct_copy_bw", v.pct_copy_bw);
 }
 
-void to_json(json& j, const DeviceInfo& v) {
-  j = json{{"name", v.name},
-           {"arch", v.arch},
-           {"uuid", v.uuid},
-           {"sm_count", v.sm_count},
-           {"l2_bytes", v.l2_bytes},
-           {"driver_version", v.driver_version},
-           {"cuda_version", v.cuda_version},
-           {"nvrtc_version", v.nvrtc_version},
-           {"copy_bandwidth_gbs", v.copy_bandwidth_gbs},
-           {"copy_bandwidth_source", v.copy_bandwidth_source}};
-}
-void from_json(const json& j, DeviceInfo& v) {
-  opt(j, "name", v.name);
-  opt(j, "arch", v.arch);
-  opt(j, "uuid", v.uuid);
-  opt(j, "sm_count", v.sm_count);
-  opt(j, "l2_bytes", v.l2_bytes);
-  opt(j, "driver_version", v.driver_version);
-  opt(j, "cuda_version", v.cuda_version);
-  opt(j, "nvrtc_version", v.nvrtc_version);
-  opt(j, "copy_bandwidth_gbs", v.copy_bandwidth_gbs);
-  opt(j, "copy_bandwidth_source", v.copy_bandwidth_source);
-}
 
-void to_json(json& j, const KernelBuild& v) {
-  j = json{{"role", v.role},         {"file", v.file},           {"name_expression", v.name_expression},
-           {"lowered_name", v.lowered_name}, {"arch", v.arch},   {"resources", v.resources},
-           {"cache_hit", v.cache_hit}, {"compile_ms", v.compile_ms}};
-}
-void from_json(const json& j, KernelBuild& v) {
-  opt(j, "role", v.role);
-  opt(j, "file", v.file);
-  opt(j, "name_expression", v.name_expression);
-  opt(j, "lowered_name", v.lowered_name);
-  opt(j, "arch", v.arch);
-  opt(j, "resources", v.resources);
-  opt(j, "cache_hit", v.cache_hit);
-  opt(j, "compile_ms", v.compile_ms);
-}
 
 static json summary_json(const Summary& s) {
   return json{{"compiled", s.compiled},   {"cases", s.cases},         {"correct", s.correct},

@@ -119,22 +119,21 @@ struct WorkerEvent {
   std::string message;           // fatal
 };
 
-void to_json(nlohmann::json& j, const InitSpec& v);
-void from_json(const nlohmann::json& j, InitSpec& v);
+// Plain records: every field, by its own name; absent fields keep their defaults on reading.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InitSpec, dist, a, b)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Tolerance, atol, rtol)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingOptions, hot, use_cupti, warmup_runs, warmup_ms, min_samples,
+                                                max_samples, max_time_s, target_ci_rel)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SupportModule, module, functions)
+
 void to_json(nlohmann::json& j, const BufferJob& v);
 void from_json(const nlohmann::json& j, BufferJob& v);
 void to_json(nlohmann::json& j, const ArgJob& v);
 void from_json(const nlohmann::json& j, ArgJob& v);
 void to_json(nlohmann::json& j, const LaunchJob& v);
 void from_json(const nlohmann::json& j, LaunchJob& v);
-void to_json(nlohmann::json& j, const Tolerance& v);
-void from_json(const nlohmann::json& j, Tolerance& v);
-void to_json(nlohmann::json& j, const TimingOptions& v);
-void from_json(const nlohmann::json& j, TimingOptions& v);
 void to_json(nlohmann::json& j, const CaseJob& v);
 void from_json(const nlohmann::json& j, CaseJob& v);
-void to_json(nlohmann::json& j, const SupportModule& v);
-void from_json(const nlohmann::json& j, SupportModule& v);
 void to_json(nlohmann::json& j, const WorkerJob& v);
 void from_json(const nlohmann::json& j, WorkerJob& v);
 void to_json(nlohmann::json& j, const WorkerEvent& v);

@@ -30,12 +30,6 @@ DType dtype_from(const json& j) {
 }
 }  // namespace
 
-void to_json(json& j, const InitSpec& v) { j = json{{"dist", v.dist}, {"a", v.a}, {"b", v.b}}; }
-void from_json(const json& j, InitSpec& v) {
-  opt(j, "dist", v.dist);
-  opt(j, "a", v.a);
-  opt(j, "b", v.b);
-}
 
 void to_json(json& j, const BufferJob& v) {
   j = json{{"name", v.name},   {"role", v.role},       {"dtype", std::string(dtype_name(v.dtype))},
@@ -84,32 +78,7 @@ void from_json(const json& j, LaunchJob& v) {
   opt(j, "args", v.args);
 }
 
-void to_json(json& j, const Tolerance& v) { j = json{{"atol", v.atol}, {"rtol", v.rtol}}; }
-void from_json(const json& j, Tolerance& v) {
-  opt(j, "atol", v.atol);
-  opt(j, "rtol", v.rtol);
-}
 
-void to_json(json& j, const TimingOptions& v) {
-  j = json{{"hot", v.hot},
-           {"use_cupti", v.use_cupti},
-           {"warmup_runs", v.warmup_runs},
-           {"warmup_ms", v.warmup_ms},
-           {"min_samples", v.min_samples},
-           {"max_samples", v.max_samples},
-           {"max_time_s", v.max_time_s},
-           {"target_ci_rel", v.target_ci_rel}};
-}
-void from_json(const json& j, TimingOptions& v) {
-  opt(j, "hot", v.hot);
-  opt(j, "use_cupti", v.use_cupti);
-  opt(j, "warmup_runs", v.warmup_runs);
-  opt(j, "warmup_ms", v.warmup_ms);
-  opt(j, "min_samples", v.min_samples);
-  opt(j, "max_samples", v.max_samples);
-  opt(j, "max_time_s", v.max_time_s);
-  opt(j, "target_ci_rel", v.target_ci_rel);
-}
 
 void to_json(json& j, const CaseJob& v) {
   j = json{{"index", v.index},   {"kind", v.kind},       {"op", v.op},
@@ -136,13 +105,6 @@ void from_json(const json& j, CaseJob& v) {
   opt(j, "bytes", v.bytes);
 }
 
-void to_json(json& j, const SupportModule& v) {
-  j = json{{"module", v.module}, {"functions", v.functions}};
-}
-void from_json(const json& j, SupportModule& v) {
-  opt(j, "module", v.module);
-  opt(j, "functions", v.functions);
-}
 
 void to_json(json& j, const WorkerJob& v) {
   j = json{{"protocol", v.protocol}, {"support", v.support},     {"timing", v.timing},
