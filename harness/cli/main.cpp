@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/commands/gate_command.hpp"
 #include "cli/commands/run_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
@@ -14,7 +15,7 @@ using ako::cli::RunOptions;
 
 // `ako run task rmsnorm` reads naturally; `ako run rmsnorm` works too.
 void add_task_positionals(CLI::App* cmd, std::vector<std::string>& words) {
-  cmd->add_option("what", words, "'task NAME' or just NAME (a folder under tasks/, or a task.json path)")
+  cmd->add_option("task", words, "'task NAME' or just NAME (a folder under tasks/, or a task.json path)")
       ->required()
       ->expected(1, 2);
 }
@@ -22,10 +23,10 @@ void add_task_positionals(CLI::App* cmd, std::vector<std::string>& words) {
 std::string task_from_words(const std::vector<std::string>& words) {
   if (words.size() == 2) {
     if (words[0] != "task")
-      throw CLI::ValidationError("what", "expected 'task NAME', got '" + words[0] + " " + words[1] + "'");
+      throw CLI::ValidationError("task", "expected 'task NAME', got '" + words[0] + " " + words[1] + "'");
     return words[1];
   }
-  if (words[0] == "task") throw CLI::ValidationError("what", "missing the task name after 'task'");
+  if (words[0] == "task") throw CLI::ValidationError("task", "missing the task name after 'task'");
   return words[0];
 }
 
@@ -84,6 +85,40 @@ int main(int argc, char** argv) {
   add_task_positionals(compile_cmd, comp_words);
   add_common_build_options(compile_cmd, comp);
 
+  ako::cli::GateCommandOptions gate;
+  auto* gate_cmd = app.add_subcommand(
+      "gate",
+      "CI regression gate: run the tasks and compare with a committed baseline (noise-aware); without a GPU,\n"
+      "compile every kernel for the baseline's arch and check register/spill/shared budgets only.\n"
+      "Exit 0 everything that ran passed; 1 a correctness failure, a real slowdown or a budget exceeded;\n"
+      "2 usage, spec, baseline or build error.");
+  gate_cmd->add_option("--baseline", gate.baseline, "the baseline file (schema ako.baseline/1), e.g. bench/baseline.json")
+      ->required();
+  gate_cmd->add_option("--tasks", gate.tasks, "only these tasks, comma separated (default: every task)")->delimiter(',');
+  gate_cmd->add_option("--shapes", gate.shapes, "only these shapes, comma separated")->delimiter(',');
+  gate_cmd->add_option("--dtypes", gate.dtypes, "only these dtypes, comma separated")->delimiter(',');
+  gate_cmd->add_option("--threshold", gate.threshold_pct,
+                       "slowdown in percent that fails when it is also beyond the noise (default: the baseline's, 3)")
+      ->check(CLI::NonNegativeNumber);
+  gate_cmd->add_option("--summary", gate.summary_out, "write a markdown summary for the CI log to this file");
+  gate_cmd->add_option("--json", gate.json_out, "write the report as JSON (schema ako.gate/1) to this file");
+  gate_cmd->add_flag("--update-baseline", gate.update_baseline,
+                     "rewrite the baseline from this run, refusing when any check fails (without a GPU: budgets only)");
+  gate_cmd->add_option("--arch", gate.arch, "without a GPU: compile for this arch (default: the baseline's)");
+  gate_cmd->add_option("--root", gate.root, "workspace root (default: nearest folder with tasks/ upward from here)");
+  gate_cmd->add_option("--max-time", gate.max_time_s, "timing budget per kernel and case, seconds")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  gate_cmd->add_option("--case-timeout", gate.case_timeout_s, "seconds without progress before a case is killed as hung")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  gate_cmd->add_option("-j,--jobs", gate.jobs, "parallel compile processes (default: number of CPUs)");
+  gate_cmd->add_flag("--no-cache", gate.no_cache, "compile everything again");
+  gate_cmd->add_option("--cache-dir", gate.cache_dir, "kernel cache (default: as for run)");
+  bool gate_progress_off = false;
+  gate_cmd->add_flag("--no-progress", gate_progress_off, "never show the progress line");
+  std::string gate_color = "auto";
+  gate_cmd->add_option("--color", gate_color, "colour the verdict line: auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+
   app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use");
 
   try {
@@ -102,6 +137,13 @@ int main(int argc, char** argv) {
       if (progress_on) run.progress = true;
       if (progress_off) run.progress = false;
       return ako::cli::run_command(run);
+    }
+    if (gate_cmd->parsed()) {
+      if (gate_progress_off) gate.progress = false;
+      gate.color = gate_color == "always" ? ako::cli::ColorMode::always
+                   : gate_color == "never" ? ako::cli::ColorMode::never
+                                           : ako::cli::ColorMode::automatic;
+      return ako::cli::gate_command(gate);
     }
     if (compile_cmd->parsed()) {
       comp.task = task_from_words(comp_words);

@@ -146,21 +146,20 @@ int compile_command(const RunOptions& opt) {
   return built.errors.empty() ? kExitOk : kExitUsage;
 }
 
-int run_command(const RunOptions& opt) {
+RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  RunResult result;
+  RunOutcome out;
+  RunResult& result = out.result;
   result.ako_version = AKO_VERSION;
   result.task = opt.task;
   result.started_at = utc_now();
-  const Style out_style = style_for(stdout, opt.color);
-  const bool show_progress = opt.progress.value_or(is_terminal(stderr));
-  Progress progress(stderr, show_progress);
 
   Prepared p = prepare(opt, /*with_checks=*/!opt.no_checks);
-  const uint64_t seed = opt.seed ? *opt.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
-  const int trials = opt.trials > 0 ? opt.trials : p.spec.trials;
+  out.seed = opt.seed ? *opt.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
+  out.trials = opt.trials > 0 ? opt.trials : p.spec.trials;
+  out.arch = p.arch;
   result.task = p.spec.name;
-  result.options = options_json(opt, p, seed, trials);
+  result.options = options_json(opt, p, out.seed, out.trials);
   result.device.arch = p.arch;
 
   progress.note(fmt::format("compiling {} for {}", p.spec.name, p.arch));
@@ -168,8 +167,8 @@ int run_command(const RunOptions& opt) {
   result.builds = built.builds;
   result.summary.compiled = built.errors.empty();
   if (!built.errors.empty()) {
-    progress.clear();
-    print_compile_errors(built);
+    out.stage = RunStage::compile_failed;
+    out.compile_errors = built.errors;
     result.error = "compilation failed";
     for (size_t i = 0; i < p.cases.size(); ++i) {
       CaseResult c = case_result_skeleton(p.cases[i], static_cast<int>(i));
@@ -178,22 +177,16 @@ int run_command(const RunOptions& opt) {
     }
     summarize(result);
     result.summary.compiled = false;
-    fmt::print("{}", format_summary_lines(result));
-    write_json(opt.json_out, result);
-    return kExitUsage;
+    return out;
   }
-  if (opt.show_builds) fmt::print("{}\n", format_builds(result));
 
   if (!p.gpu.available) {
-    progress.clear();
-    fmt::print(stderr, "ako run: no GPU: {} (everything compiled for {}; nothing was validated or timed)\n",
-               p.gpu.reason, p.arch);
+    out.stage = RunStage::no_gpu;
+    out.no_gpu_reason = p.gpu.reason;
     result.error = "no GPU: " + p.gpu.reason;
     summarize(result);
     result.summary.compiled = true;
-    fmt::print("{}", format_summary_lines(result));
-    write_json(opt.json_out, result);
-    return kExitUsage;
+    return out;
   }
 
   exec::TimingOptions timing;
@@ -201,7 +194,8 @@ int run_command(const RunOptions& opt) {
   timing.use_cupti = !opt.no_cupti;
   timing.max_time_s = opt.max_time_s;
   const fs::path cache_dir = p.compile.cache_dir.empty() ? jit::default_cache_dir() : p.compile.cache_dir;
-  exec::WorkerJob job = make_worker_job(p.cases, built, p.spec.op, trials, seed, timing, !opt.no_time, cache_dir);
+  exec::WorkerJob job =
+      make_worker_job(p.cases, built, p.spec.op, out.trials, out.seed, timing, !opt.no_time, cache_dir);
   job.remeasure_bandwidth = opt.remeasure_bandwidth;
 
   for (size_t i = 0; i < p.cases.size(); ++i)
@@ -241,25 +235,55 @@ int run_command(const RunOptions& opt) {
   summarize(result);
   result.summary.compiled = true;
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.stage = RunStage::ran;
+  out.fatal = run.fatal;
+  if (!run.fatal.empty()) result.error = run.fatal;
+  return out;
+}
+
+int run_exit_code(const RunOutcome& o) {
+  if (o.stage != RunStage::ran) return kExitUsage;
+  if (!o.fatal.empty() && o.result.summary.correct == 0) return kExitUsage;
+  const Summary& s = o.result.summary;
+  return (s.incorrect == 0 && s.failed == 0 && s.skipped == 0) ? kExitOk : kExitIncorrect;
+}
+
+int run_command(const RunOptions& opt) {
+  const Style out_style = style_for(stdout, opt.color);
+  const bool show_progress = opt.progress.value_or(is_terminal(stderr));
+  Progress progress(stderr, show_progress);
+
+  const RunOutcome o = execute_run(opt, progress);
+  const RunResult& result = o.result;
+  if (o.stage == RunStage::compile_failed) {
+    progress.clear();
+    for (const auto& e : o.compile_errors) fmt::print(stderr, "{}\n", e);
+    fmt::print("{}", format_summary_lines(result));
+    write_json(opt.json_out, result);
+    return run_exit_code(o);
+  }
+  if (opt.show_builds) fmt::print("{}\n", format_builds(result));
+  if (o.stage == RunStage::no_gpu) {
+    progress.clear();
+    fmt::print(stderr, "ako run: no GPU: {} (everything compiled for {}; nothing was validated or timed)\n",
+               o.no_gpu_reason, o.arch);
+    fmt::print("{}", format_summary_lines(result));
+    write_json(opt.json_out, result);
+    return run_exit_code(o);
+  }
 
   fmt::print("{}", format_device_line(result.device));
-  fmt::print("task {}: {} cases, seed {}, {} trials each, L2 {}\n\n", result.task, result.summary.cases, seed,
-             trials, opt.hot ? "hot" : "flushed before every sample");
+  fmt::print("task {}: {} cases, seed {}, {} trials each, L2 {}\n\n", result.task, result.summary.cases, o.seed,
+             o.trials, opt.hot ? "hot" : "flushed before every sample");
   fmt::print("{}\n", format_run_table(result, out_style));
   fmt::print("{}", format_reference_checks(result, out_style));
   const std::string failures = format_failures(result, out_style);
   if (!failures.empty()) fmt::print("\n{}", failures);
-  if (!run.fatal.empty()) {
-    fmt::print(stderr, "ako run: the worker could not run: {}\n", run.fatal);
-    result.error = run.fatal;
-  }
+  if (!o.fatal.empty()) fmt::print(stderr, "ako run: the worker could not run: {}\n", o.fatal);
   fmt::print("\n{}", format_summary_lines(result));
   fmt::print("wall {:.2f} s\n", result.wall_s);
   write_json(opt.json_out, result);
-
-  if (!run.fatal.empty() && result.summary.correct == 0) return kExitUsage;
-  const Summary& s = result.summary;
-  return (s.incorrect == 0 && s.failed == 0 && s.skipped == 0) ? kExitOk : kExitIncorrect;
+  return run_exit_code(o);
 }
 
 }  // namespace ako::cli

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/format/progress.hpp"
 #include "cli/format/style.hpp"
+#include "result/run_result.hpp"
 
 namespace ako::cli {
 
@@ -35,6 +37,28 @@ struct RunOptions {
   std::optional<bool> progress;          // default: when stderr is a terminal
   bool show_builds = false;
 };
+
+// How far a run got: compile errors stop it before the GPU; without a GPU it stops after
+// compiling (the builds and their resources are in the result); otherwise the worker ran.
+enum class RunStage { compile_failed, no_gpu, ran };
+
+struct RunOutcome {
+  RunResult result;
+  RunStage stage = RunStage::ran;
+  std::vector<std::string> compile_errors;  // compile_failed: with file and line
+  std::string no_gpu_reason;                // no_gpu: the probe's words
+  std::string fatal;                        // ran: the worker could not run (some cases lack verdicts)
+  std::string arch;                         // what the kernels were compiled for
+  uint64_t seed = 0;
+  int trials = 0;
+};
+
+// The run without any output on stdout (progress goes to `progress`): `ako run` prints it,
+// `ako gate` compares it with a baseline. Throws ako::Error on spec and usage errors.
+RunOutcome execute_run(const RunOptions& opt, Progress& progress);
+
+// `ako run`'s exit status for an outcome (cli/exit_codes.hpp).
+int run_exit_code(const RunOutcome& outcome);
 
 // Returns the exit status (cli/exit_codes.hpp). Prints the table and summary to stdout,
 // progress and errors to stderr.

@@ -1,0 +1,36 @@
+#pragma once
+// `ako gate`: the CI regression gate. Runs the tasks (on a GPU) or only compiles them (without
+// one), compares with the committed baseline (harness/gate/), prints the report.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/format/style.hpp"
+
+namespace ako::cli {
+
+struct GateCommandOptions {
+  std::filesystem::path root;            // empty: search from the current directory
+  std::filesystem::path baseline;        // bench/baseline.json
+  std::vector<std::string> tasks;        // empty: every task under tasks/
+  std::vector<std::string> shapes, dtypes;  // narrow the cases (baseline cases outside are skipped, said so)
+  std::optional<double> threshold_pct;   // replaces the baseline's default threshold
+  std::filesystem::path summary_out;     // markdown for a CI summary
+  std::filesystem::path json_out;        // the report as JSON (schema ako.gate/1)
+  bool update_baseline = false;
+  std::string arch;                      // no GPU: compile for this instead of the baseline's arch
+  double max_time_s = 0.25;
+  double case_timeout_s = 60;
+  int jobs = 0;
+  bool no_cache = false;
+  std::filesystem::path cache_dir;
+  std::optional<bool> progress;
+  ColorMode color = ColorMode::automatic;  // colours the GATE: line only
+};
+
+// 0 everything that ran passed; 1 a gate failure (or --update-baseline refused); 2 usage, spec,
+// baseline or build error.
+int gate_command(const GateCommandOptions& opt);
+
+}  // namespace ako::cli

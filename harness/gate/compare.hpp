@@ -1,0 +1,34 @@
+#pragma once
+// The two comparisons at the heart of the gate, each pure and testable on its own.
+#include "gate/baseline.hpp"
+#include "gate/report.hpp"
+#include "result/run_result.hpp"
+
+namespace ako::gate {
+
+struct TimingComparison {
+  CheckStatus status = CheckStatus::pass;
+  double change_pct = 0;   // (now / base - 1) * 100: positive is slower
+  double noise_pct = 0;    // both runs' CI half-widths together, relative to the baseline median
+  std::string detail;
+};
+
+// A slowdown fails only when it is larger than the threshold AND larger than the noise measured
+// in both runs (the medians' 95% CIs do not overlap): a threshold alone fails on noise, noise
+// alone fails on real but negligible changes. A large change inside the noise is a warning
+// (re-run to settle it); a speed-up beyond both is reported as improved.
+TimingComparison compare_timing(const BaselineTiming& base, const TimingStats& now, double threshold_pct);
+
+// Resources against a budget: registers, shared memory, spills and stack over budget fail; a
+// kernel that had no spills (or no stack frame) and now has one fails as "starts spilling".
+// Fields ptxas did not report (-1 on either side) are skipped and named in the detail.
+struct ResourceComparison {
+  CheckStatus status = CheckStatus::pass;
+  std::string detail;
+};
+ResourceComparison compare_resources(const ResourceBudget& budget, const KernelResources& now);
+
+// Budget from a fresh build (what --update-baseline records).
+ResourceBudget budget_of(const KernelResources& r);
+
+}  // namespace ako::gate

@@ -1,0 +1,99 @@
+// The two comparisons on their own: timing (threshold AND noise) and resource budgets.
+#include <gtest/gtest.h>
+
+#include "gate/compare.hpp"
+#include "gate_fixtures.hpp"
+
+namespace ako::gate {
+namespace {
+
+using testing::timing;
+
+BaselineTiming base(double median_us, double ci_rel = 0.002) { return {median_us, ci_rel, 200, "cupti", true}; }
+
+TEST(CompareTiming, SlowdownBeyondThresholdAndNoiseFails) {
+  const auto c = compare_timing(base(10.0), timing(10.8), 3.0);
+  EXPECT_EQ(c.status, CheckStatus::fail);
+  EXPECT_NEAR(c.change_pct, 8.0, 1e-9);
+  EXPECT_NE(c.detail.find("regression"), std::string::npos) << c.detail;
+}
+
+TEST(CompareTiming, SlowdownInsideTheNoiseIsNotARegression) {
+  // 8% slower, but each run's median is only known to +-6%: the intervals overlap.
+  const auto c = compare_timing(base(10.0, 0.06), timing(10.8, 0.06), 3.0);
+  EXPECT_EQ(c.status, CheckStatus::warn);
+  EXPECT_NE(c.detail.find("inside the noise"), std::string::npos) << c.detail;
+}
+
+TEST(CompareTiming, SmallRealSlowdownUnderTheThresholdPasses) {
+  // 2% slower, far beyond a 0.2% noise: real, but under the 3% threshold.
+  const auto c = compare_timing(base(10.0), timing(10.2), 3.0);
+  EXPECT_EQ(c.status, CheckStatus::pass);
+  EXPECT_NE(c.detail.find("within the threshold"), std::string::npos) << c.detail;
+}
+
+TEST(CompareTiming, SpeedupIsReportedAsImproved) {
+  const auto c = compare_timing(base(10.0), timing(8.0), 3.0);
+  EXPECT_EQ(c.status, CheckStatus::improved);
+  EXPECT_NEAR(c.change_pct, -20.0, 1e-9);
+  EXPECT_NE(c.detail.find("faster"), std::string::npos);
+}
+
+TEST(CompareTiming, NoiseIsBothRunsTogether) {
+  const auto c = compare_timing(base(10.0, 0.01), timing(10.0, 0.02), 3.0);
+  EXPECT_NEAR(c.noise_pct, 3.0, 1e-9);
+}
+
+TEST(CompareTiming, ThresholdIsRespected) {
+  EXPECT_EQ(compare_timing(base(10.0), timing(10.8), 10.0).status, CheckStatus::pass);
+  EXPECT_EQ(compare_timing(base(10.0), timing(10.8), 5.0).status, CheckStatus::fail);
+}
+
+KernelResources res(int regs, int spill_st, int spill_ld, int stack, int shared) {
+  KernelResources r;
+  r.registers = regs;
+  r.spill_stores = spill_st;
+  r.spill_loads = spill_ld;
+  r.stack_bytes = stack;
+  r.shared_bytes = shared;
+  return r;
+}
+
+TEST(CompareResources, SameAsBudgetPasses) {
+  const auto c = compare_resources({40, 0, 0, 0, 8}, res(40, 0, 0, 0, 8));
+  EXPECT_EQ(c.status, CheckStatus::pass) << c.detail;
+}
+
+TEST(CompareResources, AKernelThatStartsSpillingFails) {
+  const auto c = compare_resources({40, 0, 0, 0, 8}, res(40, 16, 16, 16, 8));
+  EXPECT_EQ(c.status, CheckStatus::fail);
+  EXPECT_NE(c.detail.find("starts spilling"), std::string::npos) << c.detail;
+}
+
+TEST(CompareResources, MoreRegistersOrSharedThanBudgetFails) {
+  const auto r = compare_resources({40, 0, 0, 0, 8}, res(48, 0, 0, 0, 8));
+  EXPECT_EQ(r.status, CheckStatus::fail);
+  EXPECT_NE(r.detail.find("registers 48 > budget 40"), std::string::npos) << r.detail;
+  EXPECT_EQ(compare_resources({40, 0, 0, 0, 8}, res(40, 0, 0, 0, 1024)).status, CheckStatus::fail);
+}
+
+TEST(CompareResources, StackFrameWithoutSpillsFails) {
+  // A dynamically indexed register array moves to local memory: no spill, still slow.
+  const auto c = compare_resources({40, 0, 0, 0, 8}, res(40, 0, 0, 64, 8));
+  EXPECT_EQ(c.status, CheckStatus::fail);
+  EXPECT_NE(c.detail.find("local memory"), std::string::npos) << c.detail;
+}
+
+TEST(CompareResources, FewerRegistersIsAnImprovement) {
+  EXPECT_EQ(compare_resources({40, 0, 0, 0, 8}, res(32, 0, 0, 0, 8)).status, CheckStatus::improved);
+}
+
+TEST(CompareResources, UnknownFieldsAreSkippedAndNamed) {
+  const auto c = compare_resources({40, -1, -1, -1, 8}, res(40, 0, 0, 0, 8));
+  EXPECT_EQ(c.status, CheckStatus::pass);
+  EXPECT_NE(c.detail.find("not compared (unknown): spill stores"), std::string::npos) << c.detail;
+  EXPECT_EQ(compare_resources({-1, -1, -1, -1, -1}, res(40, 0, 0, 0, 8)).status, CheckStatus::skipped);
+}
+
+}  // namespace
+}  // namespace ako::gate

@@ -1,0 +1,250 @@
+// The gate's decision on synthetic results: what fails, what only warns, and that every kind
+// of check says whether it ran.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "gate/evaluate.hpp"
+#include "gate_fixtures.hpp"
+
+namespace ako::gate {
+namespace {
+
+using namespace testing;
+
+std::vector<Check> with(const GateReport& r, CheckKind k, CheckStatus s) {
+  std::vector<Check> out;
+  for (const auto& c : r.checks)
+    if (c.kind == k && c.status == s) out.push_back(c);
+  return out;
+}
+
+const Coverage& coverage(const GateReport& r, CheckKind k) {
+  for (const auto& c : r.coverage)
+    if (c.kind == k) return c;
+  static Coverage none;
+  ADD_FAILURE() << "no coverage line for " << kind_name(k);
+  return none;
+}
+
+TEST(Gate, SameResultsPass) {
+  const Baseline b = baseline_from(gpu_outcome());
+  const GateReport r = evaluate_gate({gpu_outcome()}, &b, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_EQ(with(r, CheckKind::timing, CheckStatus::pass).size(), 2u);
+  EXPECT_EQ(with(r, CheckKind::resources, CheckStatus::pass).size(), 2u);
+  for (CheckKind k : {CheckKind::build, CheckKind::correctness, CheckKind::coverage, CheckKind::timing,
+                      CheckKind::resources})
+    EXPECT_TRUE(coverage(r, k).ran) << kind_name(k) << ": " << coverage(r, k).why;
+}
+
+TEST(Gate, RegressionIsCaught) {
+  const Baseline b = baseline_from(gpu_outcome());
+  const GateReport r = evaluate_gate({gpu_outcome(11.0)}, &b, options());  // 10% slower, noise 0.4%
+  EXPECT_FALSE(r.passed());
+  const auto fails = with(r, CheckKind::timing, CheckStatus::fail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(fails[0].subject, "flux1-single bf16 weight");
+  EXPECT_NEAR(fails[0].change_pct, 10.0, 1e-9);
+}
+
+TEST(Gate, ChangeInsideTheNoiseIsNotFlagged) {
+  Baseline b = baseline_from(gpu_outcome());
+  b.tasks["rmsnorm"].cases["flux1-single bf16 weight"].solution->ci_rel = 0.05;
+  TaskOutcome o = gpu_outcome(10.5);  // 5% slower; baseline known to +-5%
+  o.result.cases[0].solution_time->ci_rel = 0.05;
+  const GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_EQ(with(r, CheckKind::timing, CheckStatus::warn).size(), 1u);
+}
+
+TEST(Gate, ImprovementIsReported) {
+  const Baseline b = baseline_from(gpu_outcome());
+  const GateReport r = evaluate_gate({gpu_outcome(10.0, 15.0)}, &b, options());
+  EXPECT_TRUE(r.passed());
+  const auto better = with(r, CheckKind::timing, CheckStatus::improved);
+  ASSERT_EQ(better.size(), 1u);
+  EXPECT_EQ(better[0].subject, "flux1-single bf16 noweight");
+  EXPECT_EQ(r.count(CheckStatus::improved), 1);
+}
+
+TEST(Gate, PerTaskThresholdWinsOverTheCommandLine) {
+  Baseline b = baseline_from(gpu_outcome());
+  GateOptions opt = options();
+  opt.threshold_pct = 20.0;
+  EXPECT_TRUE(evaluate_gate({gpu_outcome(11.0)}, &b, opt).passed());  // 10% < 20%
+  b.tasks["rmsnorm"].threshold_pct = 5.0;
+  EXPECT_FALSE(evaluate_gate({gpu_outcome(11.0)}, &b, opt).passed());  // 10% > 5%
+}
+
+TEST(Gate, CorrectnessFailureFailsAndIsNotTimed) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = gpu_outcome(5.0);  // faster, but wrong
+  o.result.cases[0].verdict = Verdict::incorrect;
+  o.result.cases[0].reason = "12 mismatches";
+  const GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_FALSE(r.passed());
+  const auto wrong = with(r, CheckKind::correctness, CheckStatus::fail);
+  ASSERT_EQ(wrong.size(), 1u);
+  EXPECT_NE(wrong[0].detail.find("12 mismatches"), std::string::npos);
+  // Correctness comes first in the report, and a wrong case's speed-up is not credited.
+  EXPECT_EQ(r.checks.front().kind, CheckKind::correctness);
+  EXPECT_EQ(with(r, CheckKind::timing, CheckStatus::improved).size(), 0u);
+  EXPECT_EQ(with(r, CheckKind::timing, CheckStatus::skipped).size(), 1u);
+}
+
+TEST(Gate, CrashedAndUnrunCasesFail) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = gpu_outcome();
+  o.result.cases[1].verdict = Verdict::failed;
+  o.result.cases[1].fault = "illegal_address";
+  o.result.cases[2].verdict = Verdict::skipped;
+  const GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_EQ(with(r, CheckKind::correctness, CheckStatus::fail).size(), 2u);
+}
+
+TEST(Gate, MissingShapeIsFlagged) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = gpu_outcome();
+  o.result.cases.erase(o.result.cases.begin());  // the task lost flux1-single weight
+  o.defined_cases.erase("flux1-single bf16 weight");
+  const GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_FALSE(r.passed());
+  const auto missing = with(r, CheckKind::coverage, CheckStatus::fail);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].subject, "flux1-single bf16 weight");
+}
+
+TEST(Gate, CaseNotSelectedIsSkippedNotMissing) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = gpu_outcome();
+  o.result.cases.erase(o.result.cases.begin());  // filtered by --shapes/--dtypes, still defined
+  const GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_EQ(with(r, CheckKind::coverage, CheckStatus::skipped).size(), 1u);
+}
+
+TEST(Gate, NewCaseIsFlaggedButPasses) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = gpu_outcome();
+  o.result.cases.push_back(compare_case("wan14b-480p", true, 50, 60));
+  o.defined_cases.insert("wan14b-480p bf16 weight");
+  const GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_EQ(with(r, CheckKind::coverage, CheckStatus::warn).size(), 1u);
+}
+
+TEST(Gate, MissingTaskIsFlagged) {
+  Baseline b = baseline_from(gpu_outcome());
+  b.tasks["layernorm"] = b.tasks["rmsnorm"];
+  const GateReport r = evaluate_gate({gpu_outcome()}, &b, options());  // no tasks/layernorm
+  EXPECT_FALSE(r.passed());
+  const auto missing = with(r, CheckKind::coverage, CheckStatus::fail);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].task, "layernorm");
+
+  GateOptions opt = options();
+  opt.workspace_tasks.insert("layernorm");  // exists, just not selected by --tasks
+  EXPECT_TRUE(evaluate_gate({gpu_outcome()}, &b, opt).passed());
+}
+
+TEST(Gate, TaskWithoutBaselineEntryIsCheckedForCorrectnessOnly) {
+  Baseline b = baseline_from(gpu_outcome());
+  b.tasks.clear();
+  TaskOutcome o = gpu_outcome(50.0);
+  GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_FALSE(coverage(r, CheckKind::timing).ran);
+  EXPECT_NE(coverage(r, CheckKind::timing).why.find("no entry"), std::string::npos);
+  o.result.cases[0].verdict = Verdict::incorrect;
+  EXPECT_FALSE(evaluate_gate({o}, &b, options()).passed());
+}
+
+TEST(Gate, OtherDeviceSkipsTimingsButChecksCorrectness) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = gpu_outcome(30.0, 60.0);  // much slower: an A100
+  o.result.device.name = "NVIDIA A100-SXM4-80GB";
+  o.result.device.arch = "sm_80";
+  for (auto& k : o.result.builds) k.arch = "sm_80";
+  GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_FALSE(coverage(r, CheckKind::timing).ran);
+  EXPECT_NE(coverage(r, CheckKind::timing).why.find("different device"), std::string::npos);
+  EXPECT_TRUE(coverage(r, CheckKind::correctness).ran);
+  EXPECT_FALSE(coverage(r, CheckKind::resources).ran);  // budgets are for sm_90a
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("NOT compared"), std::string::npos) << r.notes[0];
+  o.result.cases[1].verdict = Verdict::incorrect;
+  EXPECT_FALSE(evaluate_gate({o}, &b, options()).passed());
+}
+
+TEST(Gate, ResourceRegressionIsCaughtWithoutAGpu) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = cpu_outcome();
+  EXPECT_TRUE(evaluate_gate({o}, &b, options()).passed());
+  o.result.builds[1] = build("solution", kSolutionKernel, 40, 24, 8);  // starts spilling
+  GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_FALSE(r.passed());
+  auto fails = with(r, CheckKind::resources, CheckStatus::fail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_NE(fails[0].detail.find("starts spilling"), std::string::npos) << fails[0].detail;
+
+  o = cpu_outcome();
+  o.result.builds[1] = build("solution", kSolutionKernel, 64, 0, 8);  // registers up
+  r = evaluate_gate({o}, &b, options());
+  fails = with(r, CheckKind::resources, CheckStatus::fail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_NE(fails[0].detail.find("registers 64 > budget 40"), std::string::npos) << fails[0].detail;
+}
+
+TEST(Gate, WithoutAGpuEveryGpuCheckSaysSkippedAndWhy) {
+  const Baseline b = baseline_from(gpu_outcome());
+  const GateReport r = evaluate_gate({cpu_outcome()}, &b, options());
+  EXPECT_TRUE(r.passed());
+  for (CheckKind k : {CheckKind::correctness, CheckKind::timing}) {
+    EXPECT_FALSE(coverage(r, k).ran) << kind_name(k);
+    EXPECT_NE(coverage(r, k).why.find("no GPU"), std::string::npos) << coverage(r, k).why;
+  }
+  EXPECT_TRUE(coverage(r, CheckKind::resources).ran);
+  EXPECT_NE(r.mode.find("correctness and timing skipped"), std::string::npos) << r.mode;
+}
+
+TEST(Gate, ResourcesOnlyBaselineSaysTimingsWereNotCompared) {
+  Baseline b = baseline_from(gpu_outcome());
+  b.device.reset();
+  for (auto& [k, c] : b.tasks["rmsnorm"].cases) c.solution = c.reference = std::nullopt;
+  const GateReport r = evaluate_gate({gpu_outcome(100.0)}, &b, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_FALSE(coverage(r, CheckKind::timing).ran);
+  EXPECT_NE(coverage(r, CheckKind::timing).why.find("resource budgets only"), std::string::npos);
+}
+
+TEST(Gate, NewKernelWithoutBudgetWarnsAndGoneKernelIsSkipped) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = cpu_outcome();
+  o.result.builds[1] = build("solution", "rmsnorm_kernel<__nv_bfloat16, true, 512, 8, 1, 2>", 40);
+  const GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_EQ(with(r, CheckKind::resources, CheckStatus::warn).size(), 1u);
+  EXPECT_EQ(with(r, CheckKind::resources, CheckStatus::skipped).size(), 1u);
+}
+
+TEST(Gate, BuildErrorFailsAndSkipsEverythingElse) {
+  const Baseline b = baseline_from(gpu_outcome());
+  TaskOutcome o = cpu_outcome();
+  o.build_errors = {"solution/rmsnorm/rmsnorm.cuh(4): error: expected a ;"};
+  const GateReport r = evaluate_gate({o}, &b, options());
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(r.build_failed());
+  EXPECT_FALSE(coverage(r, CheckKind::resources).ran);
+}
+
+TEST(Gate, NoBaselineChecksCorrectnessOnly) {
+  const GateReport r = evaluate_gate({gpu_outcome()}, nullptr, options());
+  EXPECT_TRUE(r.passed());
+  EXPECT_TRUE(coverage(r, CheckKind::correctness).ran);
+  EXPECT_FALSE(coverage(r, CheckKind::timing).ran);
+}
+
+}  // namespace
+}  // namespace ako::gate
