@@ -161,6 +161,13 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   result.task = p.spec.name;
   result.options = options_json(opt, p, out.seed, out.trials);
   result.device.arch = p.arch;
+  // Every case is in the result from the start, skipped until the worker says otherwise, so
+  // a run that stops early still lists what it did not do.
+  for (size_t i = 0; i < p.cases.size(); ++i)
+    result.cases.push_back(case_result_skeleton(p.cases[i], static_cast<int>(i)));
+  auto mark_not_run = [&](const std::string& why) {
+    for (auto& c : result.cases) c.reason = "not run: " + why;
+  };
 
   progress.note(fmt::format("compiling {} for {}", p.spec.name, p.arch));
   BuiltKernels built = build(p);
@@ -170,11 +177,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
     out.stage = RunStage::compile_failed;
     out.compile_errors = built.errors;
     result.error = "compilation failed";
-    for (size_t i = 0; i < p.cases.size(); ++i) {
-      CaseResult c = case_result_skeleton(p.cases[i], static_cast<int>(i));
-      c.reason = "not run: compilation failed";
-      result.cases.push_back(c);
-    }
+    mark_not_run("compilation failed");
     summarize(result);
     result.summary.compiled = false;
     return out;
@@ -184,6 +187,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
     out.stage = RunStage::no_gpu;
     out.no_gpu_reason = p.gpu.reason;
     result.error = "no GPU: " + p.gpu.reason;
+    mark_not_run("no GPU");
     summarize(result);
     result.summary.compiled = true;
     return out;
@@ -197,9 +201,6 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   exec::WorkerJob job =
       make_worker_job(p.cases, built, p.spec.op, out.trials, out.seed, timing, !opt.no_time, cache_dir);
   job.remeasure_bandwidth = opt.remeasure_bandwidth;
-
-  for (size_t i = 0; i < p.cases.size(); ++i)
-    result.cases.push_back(case_result_skeleton(p.cases[i], static_cast<int>(i)));
 
   exec::ClientOptions copt;
   copt.worker_exe = worker_executable();
@@ -223,9 +224,8 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   std::error_code ec;
   fs::remove_all(copt.scratch_dir, ec);
 
-  if (run.device) {
-    result.device = *run.device;
-  }
+  if (run.device) result.device = *run.device;
+  result.device.nvrtc_version = jit::nvrtc_version_string();  // the worker has no NVRTC
   for (const auto& wr : run.results) {
     if (wr.index < 0 || wr.index >= total) continue;
     CaseResult& c = result.cases[wr.index];
