@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/commands/doctor_command.hpp"
 #include "cli/commands/gate_command.hpp"
 #include "cli/commands/run_command.hpp"
+#include "cli/commands/tune_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
 #include "jit/compiler.hpp"
@@ -119,6 +121,55 @@ int main(int argc, char** argv) {
   gate_cmd->add_option("--color", gate_color, "colour the verdict line: auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
 
+  ako::cli::TuneCommandOptions tune;
+  std::vector<std::string> tune_words;
+  bool tune_progress_on = false, tune_progress_off = false;
+  auto* tune_cmd = app.add_subcommand(
+      "tune",
+      "search the solution's tunable parameters per shape class: compile variants in parallel, validate and\n"
+      "time them on the GPU (or replay a recorded tuning database without one), record every measurement,\n"
+      "pick winners (within 1% is a tie: fewer registers, then smaller params) and report coverage.\n"
+      "Exit 0 every class has a winner; 1 some class found no correct variant; 2 usage, spec, build or no GPU.");
+  add_task_positionals(tune_cmd, tune_words);
+  tune_cmd->add_option("--strategy", tune.strategy, "exhaustive, random or evolve")
+      ->capture_default_str()->check(CLI::IsMember({"exhaustive", "random", "evolve"}));
+  tune_cmd->add_option("--budget", tune.budget, "variants to evaluate per class: N, or P% of its valid points (default: no limit)");
+  tune_cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch")->capture_default_str();
+  tune_cmd->add_option("--shapes", tune.shapes, "only these shapes, comma separated")->delimiter(',');
+  tune_cmd->add_option("--dtypes", tune.dtypes, "only these dtypes, comma separated")->delimiter(',');
+  tune_cmd->add_option("--classes", tune.classes, "config: the config's classes (shapes no class takes get their own); shape: one class per shape")
+      ->capture_default_str()->check(CLI::IsMember({"config", "shape"}));
+  tune_cmd->add_option("--db", tune.db, "tuning database, JSON lines (default: bench/tuning/<task>.jsonl; with --replay: none)");
+  tune_cmd->add_option("--replay", tune.replay, "re-run the search on this recorded database instead of the GPU");
+  tune_cmd->add_option("--seed", tune.seed, "seed of the strategy and of the random inputs")->capture_default_str();
+  tune_cmd->add_flag("--write-config", tune.write_config, "write the winners as the solution's config (solution.config)");
+  tune_cmd->add_option("--root", tune.root, "workspace root (default: nearest folder with tasks/ upward from here)");
+  tune_cmd->add_option("--arch", tune.arch, "target arch for NVRTC (default: the GPU's)");
+  tune_cmd->add_flag("--hot", tune.hot, "keep L2 warm between timed samples (default: flush it)");
+  tune_cmd->add_option("--trials", tune.trials, "fresh input sets per case (default: the task's)")->check(CLI::PositiveNumber);
+  tune_cmd->add_option("--max-time", tune.max_time_s, "timing budget per kernel and case, seconds")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  tune_cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  tune_cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes (default: number of CPUs)");
+  tune_cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");
+  tune_cmd->add_option("--cache-dir", tune.cache_dir, "kernel cache (default: as for run)");
+  tune_cmd->add_flag("--progress", tune_progress_on, "show the progress line even when stderr is not a terminal");
+  tune_cmd->add_flag("--no-progress", tune_progress_off, "never show the progress line");
+
+  ako::cli::DoctorOptions doctor;
+  auto* doctor_cmd = app.add_subcommand(
+      "doctor",
+      "repository hygiene, as the AKO preflight demands (libgit2): an 'upstream' remote (created from\n"
+      "--upstream-url, ako.upstreamUrl or origin's URL when missing), fetched; the default branch\n"
+      "(--default-branch, ako.defaultBranch, upstream/HEAD, else main); a clean worktree (untracked files\n"
+      "count, ignored ones do not); HEAD equal to upstream/<default>. Each problem is printed with its fix.\n"
+      "Exit 0 clean; 1 refused (hygiene problems); 2 usage or environment error (not a repository, fetch failed).");
+  doctor_cmd->add_option("--root", doctor.root, "the repository, or a folder inside it (default: the current directory)");
+  doctor_cmd->add_option("--upstream-url", doctor.upstream_url, "URL for the upstream remote when it is missing");
+  doctor_cmd->add_option("--default-branch", doctor.default_branch, "the default branch (overrides config and upstream/HEAD)");
+  doctor_cmd->add_flag("--ff,--fix", doctor.fast_forward, "fast-forward the default branch when it is only behind upstream");
+
   app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use");
 
   try {
@@ -138,12 +189,19 @@ int main(int argc, char** argv) {
       if (progress_off) run.progress = false;
       return ako::cli::run_command(run);
     }
+    if (doctor_cmd->parsed()) return ako::cli::doctor_command(doctor);
     if (gate_cmd->parsed()) {
       if (gate_progress_off) gate.progress = false;
       gate.color = gate_color == "always" ? ako::cli::ColorMode::always
                    : gate_color == "never" ? ako::cli::ColorMode::never
                                            : ako::cli::ColorMode::automatic;
       return ako::cli::gate_command(gate);
+    }
+    if (tune_cmd->parsed()) {
+      tune.task = task_from_words(tune_words);
+      if (tune_progress_on) tune.progress = true;
+      if (tune_progress_off) tune.progress = false;
+      return ako::cli::tune_command(tune);
     }
     if (compile_cmd->parsed()) {
       comp.task = task_from_words(comp_words);

@@ -40,7 +40,7 @@ CompiledModule build_into(const PreparedRequest& p, const std::filesystem::path&
   m.lowered = program.lowered_names(p.name_expressions);
   m.resources = parse_ptxas_log(m.log);
   m.compile_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-  store_entry(dir, p.key, cubin, record, m);
+  store_entry(dir, p.key, cubin, program.ptx(), record, m);
   return m;
 }
 

@@ -27,6 +27,7 @@ struct CompileRequest {
 
 struct CompiledModule {
   std::filesystem::path cubin;                // file in the cache
+  std::filesystem::path ptx;                  // its PTX, beside it (what the static checks read)
   std::string key;                            // cache key (hex sha256)
   std::map<std::string, std::string> lowered; // name expression -> lowered name
   std::map<std::string, KernelResources> resources;  // lowered name -> ptxas resource report

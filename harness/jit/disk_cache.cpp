@@ -58,10 +58,10 @@ bool has_elf_magic(const fs::path& file) {
 
 EntryPaths entry_paths(const fs::path& dir, const std::string& key) {
   const fs::path shard = dir / key.substr(0, 2);
-  return {shard / (key + ".cubin"), shard / (key + ".json")};
+  return {shard / (key + ".cubin"), shard / (key + ".ptx"), shard / (key + ".json")};
 }
 
-void store_entry(const fs::path& dir, const std::string& key, const std::string& cubin,
+void store_entry(const fs::path& dir, const std::string& key, const std::string& cubin, const std::string& ptx,
                  const BuildRecord& record, CompiledModule& module) {
   const auto paths = entry_paths(dir, key);
   std::error_code ec;
@@ -82,13 +82,16 @@ void store_entry(const fs::path& dir, const std::string& key, const std::string&
       {"build_finished_unix_ms", record.finished_unix_ms},
       {"compile_ms", module.compile_ms},
       {"cubin_bytes", cubin.size()},
+      {"ptx_bytes", ptx.size()},
       {"lowered", module.lowered},
       {"resources", resources},
       {"log", module.log},
   };
   write_file_atomic(paths.cubin, cubin);
+  write_file_atomic(paths.ptx, ptx);
   write_file_atomic(paths.json, entry.dump(1));
   module.cubin = paths.cubin;
+  module.ptx = paths.ptx;
   module.key = key;
 }
 
@@ -103,8 +106,11 @@ std::optional<CompiledModule> load_entry(const fs::path& dir, const std::string&
     const auto size = fs::file_size(paths.cubin, ec);
     if (ec || size != entry.at("cubin_bytes").get<std::uintmax_t>() || !has_elf_magic(paths.cubin))
       return std::nullopt;
+    const auto ptx_size = fs::file_size(paths.ptx, ec);
+    if (ec || ptx_size != entry.at("ptx_bytes").get<std::uintmax_t>()) return std::nullopt;
     CompiledModule m;
     m.cubin = paths.cubin;
+    m.ptx = paths.ptx;
     m.key = key;
     m.lowered = entry.at("lowered").get<std::map<std::string, std::string>>();
     for (const auto& [name, r] : entry.at("resources").items()) m.resources[name] = resources_from(r);

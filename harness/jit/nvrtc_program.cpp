@@ -56,6 +56,15 @@ std::string NvrtcProgram::cubin() const {
   return bytes;
 }
 
+std::string NvrtcProgram::ptx() const {
+  size_t size = 0;
+  check(nvrtcGetPTXSize(prog_, &size), "nvrtcGetPTXSize");
+  std::string text(size, '\0');
+  if (size) check(nvrtcGetPTX(prog_, text.data()), "nvrtcGetPTX");
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  return text;
+}
+
 std::map<std::string, std::string> NvrtcProgram::lowered_names(
     const std::vector<std::string>& exprs) const {
   std::map<std::string, std::string> out;

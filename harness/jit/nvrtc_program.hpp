@@ -26,6 +26,8 @@ class NvrtcProgram {
   bool compile(const std::vector<std::string>& options);
   std::string log() const;
   std::string cubin() const;  // empty when NVRTC made none (virtual arch)
+  // The PTX NVVM produced on the way to the cubin (NVRTC keeps it for a real arch too).
+  std::string ptx() const;
   // Name expression -> lowered name, copied out: the strings belong to the program.
   std::map<std::string, std::string> lowered_names(const std::vector<std::string>& exprs) const;
 

@@ -97,6 +97,17 @@ struct KernelBuild {
   double compile_ms = 0;         // 0 on a cache hit
 };
 
+// One finding of the static checks on a candidate's compiled code (harness/verify/static).
+struct StaticFinding {
+  std::string check;             // device_globals, clock, device_launch, device_heap, l2_persist,
+                                 // l2_discard, local_memory
+  std::string file;              // the candidate's source, as builds name it
+  std::string kernel;            // name expression (or the PTX function it was found in)
+  std::string what;              // what the compiled code does, e.g. "reads %globaltimer"
+  std::string why;               // why ako refuses it
+  bool allowed = false;          // the task's solution.allow lists the check: reported, not refused
+};
+
 struct Summary {
   bool compiled = false;
   int cases = 0, correct = 0, incorrect = 0, failed = 0, skipped = 0;
@@ -115,6 +126,7 @@ struct RunResult {
   nlohmann::json options = nlohmann::json::object();  // the options the run used
   DeviceInfo device;
   std::vector<KernelBuild> builds;
+  std::vector<StaticFinding> static_findings;  // candidate's compiled code; any not allowed refuses it
   std::vector<CaseResult> cases;
   Summary summary;
   std::string error;             // set when the run could not produce verdicts (exit 2)
@@ -142,6 +154,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, name, arch, uuid, sm
                                                 copy_bandwidth_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelBuild, role, file, name_expression, lowered_name, arch,
                                                 resources, cache_hit, compile_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StaticFinding, check, file, kernel, what, why, allowed)
 
 void to_json(nlohmann::json& j, const ErrorStats& v);
 void from_json(const nlohmann::json& j, ErrorStats& v);

@@ -131,7 +131,7 @@ static Summary summary_from(const json& j) {
 json to_json(const RunResult& r) {
   return json{{"schema", r.schema},     {"ako_version", r.ako_version}, {"task", r.task},
               {"started_at", r.started_at}, {"wall_s", r.wall_s},     {"options", r.options},
-              {"device", r.device},     {"builds", r.builds},           {"cases", r.cases},
+              {"device", r.device},     {"builds", r.builds},           {"static_findings", r.static_findings}, {"cases", r.cases},
               {"summary", summary_json(r.summary)}, {"error", r.error}};
 }
 
@@ -151,6 +151,7 @@ RunResult run_result_from_json(const json& j) {
     opt(j, "options", r.options);
     opt(j, "device", r.device);
     opt(j, "builds", r.builds);
+    opt(j, "static_findings", r.static_findings);
     opt(j, "cases", r.cases);
     if (j.contains("summary")) r.summary = summary_from(j["summary"]);
     opt(j, "error", r.error);

@@ -242,7 +242,7 @@ std::vector<TunableParam> parse_params(const Field& f, std::vector<std::string> 
 
 KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, bool solution) {
   if (solution)
-    f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes", "params", "constraints", "config"});
+    f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes", "params", "constraints", "config", "allow"});
   else
     f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes"});
   KernelSpec k;
@@ -290,6 +290,15 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, bool solution) {
     }
   }
   if (solution && f["config"].present()) k.config = f["config"].non_empty_string();
+  if (solution && f["allow"].present()) {
+    f["allow"].require_array();
+    for (const Field& a : f["allow"].elements()) {
+      std::string name = a.string();
+      if (!contains(kStaticChecks, name))
+        a.fail(fmt::format("expected a static check ({}), got \"{}\"", join_names(kStaticChecks), name));
+      if (!contains(k.allow, name)) k.allow.push_back(name);
+    }
+  }
   return k;
 }
 

@@ -53,6 +53,7 @@ struct KernelSpec {
   std::vector<TunableParam> params;      // solution only, in name order (JSON objects are unordered)
   std::vector<std::string> constraints;  // boolean expressions over params, dims and flags
   std::filesystem::path config;          // solution only: tuned config file (see tasks/README.md)
+  std::vector<std::string> allow;        // solution only: static checks the task permits (kStaticChecks)
 };
 
 // One class of a solution's tuned config (solution.config, schema ako.config/1): the
@@ -93,6 +94,11 @@ struct TaskSpec {
   std::string config_source;             // free text: how the config was produced
   std::vector<ConfigClass> config_classes;
 };
+
+// The static checks on a candidate's compiled code that solution.allow may name
+// (harness/verify/static/static_check.hpp; a test keeps the two lists equal).
+inline const std::vector<std::string> kStaticChecks = {"device_globals", "clock",      "device_launch", "device_heap",
+                                                      "l2_persist",     "l2_discard", "local_memory"};
 
 // Tolerance used for a dtype the spec's "tolerance" does not list: 1e-2/1e-2 for bf16 and
 // fp16, 1e-5/1e-5 for fp32.

@@ -79,6 +79,9 @@ gate::TaskOutcome gate_task(const GateCommandOptions& opt, const fs::path& root,
   o.ran_on_gpu = run.stage == RunStage::ran;
   if (run.stage == RunStage::no_gpu) o.not_run_reason = "no GPU (" + run.no_gpu_reason + ")";
   o.build_errors = run.compile_errors;
+  if (run.stage == RunStage::refused)  // the static checks refused the solution: a gate failure
+    for (const auto& f : o.result.static_findings)
+      if (!f.allowed) o.build_errors.push_back("static check refused: " + f.file + ": " + f.kernel + ": " + f.what);
   if (!run.fatal.empty()) fmt::print(stderr, "ako gate: {}: the worker could not run: {}\n", task, run.fatal);
   o.defined_cases = defined_cases(root, task);
   return o;

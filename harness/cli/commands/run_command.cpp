@@ -20,6 +20,7 @@
 #include "exec/client/worker_client.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
+#include "verify/static/static_check.hpp"
 
 namespace ako::cli {
 
@@ -106,11 +107,27 @@ BuiltKernels build(const Prepared& p) {
   bo.arch = p.arch;
   bo.compile = p.compile;
   bo.root = p.root;
+  bo.allow = p.spec.solution.allow;
   return build_kernels(p.cases, bo);
 }
 
 void print_compile_errors(const BuiltKernels& built) {
   for (const auto& e : built.errors) fmt::print(stderr, "{}\n", e);
+}
+
+// The static checks' findings, one per line, then "STATIC_CHECK: ..." (stdout: it is a verdict).
+std::string format_static_findings(const std::vector<StaticFinding>& findings) {
+  std::string s;
+  int refused = 0;
+  for (const auto& f : findings) {
+    s += fmt::format("{} {}\n", f.allowed ? "static check (allowed):" : "static check REFUSED:", verify::describe(f));
+    refused += !f.allowed;
+  }
+  s += refused ? fmt::format("STATIC_CHECK: refused ({} finding{}; a task may permit a check with solution.allow)\n",
+                             refused, refused == 1 ? "" : "s")
+               : fmt::format("STATIC_CHECK: passed{}\n",
+                             findings.empty() ? "" : fmt::format(" ({} allowed findings)", findings.size()));
+  return s;
 }
 
 nlohmann::json options_json(const RunOptions& opt, const Prepared& p, uint64_t seed, int trials) {
@@ -143,7 +160,9 @@ int compile_command(const RunOptions& opt) {
              built.cache_hits, s);
   print_compile_errors(built);
   fmt::print("COMPILED: {}\n", built.errors.empty() ? "yes" : "no");
-  return built.errors.empty() ? kExitOk : kExitUsage;
+  if (!built.errors.empty()) return kExitUsage;
+  fmt::print("{}", format_static_findings(built.findings));
+  return verify::any_refused(built.findings) ? kExitIncorrect : kExitOk;
 }
 
 RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
@@ -172,6 +191,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   progress.note(fmt::format("compiling {} for {}", p.spec.name, p.arch));
   BuiltKernels built = build(p);
   result.builds = built.builds;
+  result.static_findings = built.findings;
   result.summary.compiled = built.errors.empty();
   if (!built.errors.empty()) {
     out.stage = RunStage::compile_failed;
@@ -180,6 +200,15 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
     mark_not_run("compilation failed");
     summarize(result);
     result.summary.compiled = false;
+    return out;
+  }
+
+  if (verify::any_refused(built.findings)) {
+    // Refused before any GPU work: the verdict does not depend on a device.
+    out.stage = RunStage::refused;
+    refuse_static(result.cases, built.findings);
+    summarize(result);
+    result.summary.compiled = true;
     return out;
   }
 
@@ -231,6 +260,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
     CaseResult& c = result.cases[wr.index];
     exec::merge_worker_fields(c, wr);
     derive_rates(c, result.device.copy_bandwidth_gbs);
+    refuse_implausible(c, result.device.copy_bandwidth_gbs);
   }
   summarize(result);
   result.summary.compiled = true;
@@ -242,6 +272,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
 }
 
 int run_exit_code(const RunOutcome& o) {
+  if (o.stage == RunStage::refused) return kExitIncorrect;
   if (o.stage != RunStage::ran) return kExitUsage;
   if (!o.fatal.empty() && o.result.summary.correct == 0) return kExitUsage;
   const Summary& s = o.result.summary;
@@ -263,6 +294,16 @@ int run_command(const RunOptions& opt) {
     return run_exit_code(o);
   }
   if (opt.show_builds) fmt::print("{}\n", format_builds(result));
+  if (!result.static_findings.empty() || o.stage == RunStage::refused) {
+    progress.clear();
+    fmt::print("{}\n", format_static_findings(result.static_findings));
+  }
+  if (o.stage == RunStage::refused) {
+    fmt::print(stderr, "ako run: the solution was refused by the static checks; nothing ran on the GPU\n");
+    fmt::print("{}", format_summary_lines(result));
+    write_json(opt.json_out, result);
+    return run_exit_code(o);
+  }
   if (o.stage == RunStage::no_gpu) {
     progress.clear();
     fmt::print(stderr, "ako run: no GPU: {} (everything compiled for {}; nothing was validated or timed)\n",

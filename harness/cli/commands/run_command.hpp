@@ -39,8 +39,9 @@ struct RunOptions {
 };
 
 // How far a run got: compile errors stop it before the GPU; without a GPU it stops after
-// compiling (the builds and their resources are in the result); otherwise the worker ran.
-enum class RunStage { compile_failed, no_gpu, ran };
+// compiling (the builds and their resources are in the result); a candidate the static checks
+// refuse stops it before the GPU too, with failed verdicts (exit 1); otherwise the worker ran.
+enum class RunStage { compile_failed, no_gpu, refused, ran };
 
 struct RunOutcome {
   RunResult result;

@@ -7,6 +7,7 @@
 #include "common/atomic_file.hpp"
 #include "common/dtype.hpp"
 #include "common/error.hpp"
+#include "verify/static/static_check.hpp"
 #include "verify/support_sources.hpp"
 
 namespace ako::cli {
@@ -53,12 +54,14 @@ BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOpti
   // Group name expressions by source so each file is one NVRTC program.
   std::map<std::string, std::set<std::string>> exprs;
   std::map<std::string, std::string> role_of;
+  std::set<std::string> solution_files;  // checked statically, even when also a reference
   for (const auto& c : cases) {
     exprs[c.reference.file.string()].insert(c.reference.name_expression);
     role_of.emplace(c.reference.file.string(), "reference");
     if (c.solution) {
       exprs[c.solution->file.string()].insert(c.solution->name_expression);
       role_of.emplace(c.solution->file.string(), "solution");
+      solution_files.insert(c.solution->file.string());
     }
   }
   std::vector<jit::CompileRequest> reqs;
@@ -109,6 +112,16 @@ BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOpti
       out.support = m;
     else
       out.modules[keys[i]] = m;
+    if (!is_support && solution_files.count(keys[i])) {
+      // Static checks on what NVVM and ptxas made of the candidate (not its source text).
+      verify::StaticCheckInput in;
+      in.file = reqs[i].display_name;
+      in.ptx = read_file(m.ptx);
+      in.resources = m.resources;
+      for (const auto& [expr, lowered] : m.lowered) in.display_names[lowered] = expr;
+      in.allow.insert(opt.allow.begin(), opt.allow.end());
+      for (auto& f : verify::check_program(in)) out.findings.push_back(std::move(f));
+    }
   }
   return out;
 }
@@ -184,6 +197,46 @@ void derive_rates(CaseResult& r, double copy_bandwidth_gbs) {
     if (copy_bandwidth_gbs > 0) r.pct_copy_bw = 100.0 * r.gbps / copy_bandwidth_gbs;
     if (r.reference_time && r.reference_time->median_us > 0)
       r.speedup = r.reference_time->median_us / r.solution_time->median_us;
+  }
+}
+
+bool refuse_implausible(CaseResult& r, double copy_bandwidth_gbs, double max_fraction) {
+  if (r.verdict != Verdict::correct || !r.solution_time || !r.solution_time->cold_l2) return false;
+  if (copy_bandwidth_gbs <= 0 || r.bytes <= 0 || r.solution_time->median_us <= 0) return false;
+  const double gbps = r.bytes / (r.solution_time->median_us * 1e-6) / 1e9;
+  if (gbps <= max_fraction * copy_bandwidth_gbs) return false;
+  r.verdict = Verdict::failed;
+  r.fault = "implausible";
+  r.reason = fmt::format(
+      "implausible: {:.0f} GB/s for the {:.2f} MB this case must move in {:.2f} us is {:.0f}% of the "
+      "measured copy bandwidth {:.0f} GB/s (limit {:.0f}%, cold L2): the kernel cannot have read its "
+      "inputs and written its outputs",
+      gbps, r.bytes / 1e6, r.solution_time->median_us, 100.0 * gbps / copy_bandwidth_gbs, copy_bandwidth_gbs,
+      100.0 * max_fraction);
+  r.speedup = 0;
+  return true;
+}
+
+void refuse_static(std::vector<CaseResult>& cases, const std::vector<StaticFinding>& findings) {
+  const StaticFinding* first = nullptr;
+  int refused = 0;
+  for (const auto& f : findings)
+    if (!f.allowed) {
+      if (!first) first = &f;
+      ++refused;
+    }
+  if (!first) return;
+  const std::string why = fmt::format("static check: {} {}: {}{}", first->check, first->kernel, first->what,
+                                      refused > 1 ? fmt::format(" (and {} more findings)", refused - 1) : "");
+  for (auto& c : cases) {
+    if (c.kind == "compare") {
+      c.verdict = Verdict::failed;
+      c.fault = "static_check";
+      c.reason = why;
+    } else {
+      c.verdict = Verdict::skipped;
+      c.reason = "not run: the solution was refused by the static checks";
+    }
   }
 }
 

@@ -20,6 +20,7 @@ struct BuiltKernels {
   jit::CompiledModule support;
   std::vector<KernelBuild> builds;                     // one per (role, name expression), for reports
   std::vector<std::string> errors;                     // compile errors, with file and line
+  std::vector<StaticFinding> findings;                 // static checks on the solution's compiled code
   int cache_hits = 0, compiled = 0;
 };
 
@@ -27,6 +28,7 @@ struct BuildOptions {
   std::string arch;
   jit::CompileOptions compile;
   std::filesystem::path root;                          // for display names
+  std::vector<std::string> allow;                      // static checks the task permits (solution.allow)
 };
 
 // Compiles everything `cases` need. Never throws on a compile error: see errors.
@@ -48,5 +50,16 @@ CaseResult case_result_skeleton(const task::Case& c, int index);
 
 // Fill speedup, GB/s and % of copy bandwidth from the timings.
 void derive_rates(CaseResult& r, double copy_bandwidth_gbs);
+
+// A correct case timed with a flushed L2 whose solution moves the case's bytes faster than
+// max_fraction x the device's measured copy bandwidth cannot have done the work: it becomes
+// failed, fault "implausible", reason "implausible: ...", and loses its speedup (GB/s and % stay,
+// to show why). Hot-L2 runs are exempt (data may come from L2). Returns true when refused.
+inline constexpr double kPlausibleCopyFraction = 1.10;  // honest kernels reach ~1.01 on the H100
+bool refuse_implausible(CaseResult& r, double copy_bandwidth_gbs, double max_fraction = kPlausibleCopyFraction);
+
+// Marks every compare case failed (fault "static_check", reason naming the first refused
+// finding and the count) and every other case skipped, for a candidate the static checks refuse.
+void refuse_static(std::vector<CaseResult>& cases, const std::vector<StaticFinding>& findings);
 
 }  // namespace ako::cli

@@ -22,6 +22,7 @@ struct DriverApi {
   CUresult (*cuDeviceGetAttribute)(int*, int, CUdevice) = nullptr;
   CUresult (*cuDeviceGetName)(char*, int, CUdevice) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;  // optional, for messages
+  CUresult (*cuDriverGetVersion)(int*) = nullptr;                // optional
 };
 
 template <class Fn>
@@ -33,6 +34,7 @@ bool lookup(void* lib, const char* symbol, Fn& out) {
 // Returns the first required symbol that is missing, or nullptr when all were found.
 const char* load_symbols(void* lib, DriverApi& api) {
   lookup(lib, "cuGetErrorName", api.cuGetErrorName);
+  lookup(lib, "cuDriverGetVersion", api.cuDriverGetVersion);
   if (!lookup(lib, "cuInit", api.cuInit)) return "cuInit";
   if (!lookup(lib, "cuDeviceGetCount", api.cuDeviceGetCount)) return "cuDeviceGetCount";
   if (!lookup(lib, "cuDeviceGet", api.cuDeviceGet)) return "cuDeviceGet";
@@ -88,6 +90,7 @@ GpuProbe probe_gpu() {
   if (CUresult r = api.cuDeviceGetName(name, sizeof name - 1, dev); r != kCudaSuccess)
     return unavailable(fmt::format("cuDeviceGetName failed: {}", error_text(api, r)));
   p.name = name;
+  if (api.cuDriverGetVersion) api.cuDriverGetVersion(&p.driver_version);
   p.available = true;
   return p;
 }

@@ -13,6 +13,7 @@ struct GpuProbe {
   int count = 0;           // visible devices
   int major = 0, minor = 0;  // compute capability of device 0, the one the worker uses
   std::string name;        // device 0's name
+  int driver_version = 0;  // cuDriverGetVersion, e.g. 13000 (0 when unknown)
 };
 
 // Never throws: every failure becomes available = false with a reason.

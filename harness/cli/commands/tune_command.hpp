@@ -1,0 +1,43 @@
+#pragma once
+// `ako tune task NAME`: search the solution's tunable parameters per shape class (see
+// harness/search/), measuring variants on the GPU (compiled in parallel processes, validated
+// and timed in the worker, in batches) or replaying a recorded tuning database without one.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/format/style.hpp"
+
+namespace ako::cli {
+
+struct TuneCommandOptions {
+  std::string task;
+  std::filesystem::path root;
+  std::string strategy = "evolve";
+  std::string budget;                    // variants per class: "N", or "P%" of its valid points; empty: no limit
+  size_t batch = 32;                     // variants per compile + measure batch
+  std::vector<std::string> shapes;       // empty: all of the task's
+  std::vector<std::string> dtypes;       // empty: all of the task's
+  std::string classes = "config";        // config or shape
+  std::filesystem::path db;              // default: <root>/bench/tuning/<task>.jsonl
+  std::filesystem::path replay;          // replay a recorded database (no GPU)
+  uint64_t seed = 1;
+  bool write_config = false;
+  std::string arch;
+  bool hot = false;
+  int trials = 0;                        // 0: the task's
+  double max_time_s = 0.05;              // timing budget per kernel and case
+  double case_timeout_s = 60;
+  int jobs = 0;
+  bool no_cache = false;
+  std::filesystem::path cache_dir;
+  std::optional<bool> progress;
+};
+
+// Returns the exit status: 0 every class with shapes has a winner; 1 some class found no
+// correct variant; 2 usage, spec, build or environment error (e.g. no GPU and no --replay).
+int tune_command(const TuneCommandOptions& opt);
+
+}  // namespace ako::cli

@@ -1,0 +1,264 @@
+#include "search/tuner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "task/expr.hpp"
+
+namespace ako::search {
+
+namespace {
+
+Params default_params(const task::TaskSpec& spec) {
+  Params p;
+  for (const auto& t : spec.solution.params) p[t.name] = t.values.front();
+  return p;
+}
+
+// Index of the config class `shape` falls in (first whose `when` holds), -1 for none. A
+// class choice that depends on the flags cannot be tuned per shape: an error.
+int config_class_of(const task::TaskSpec& spec, const task::ShapeSpec& shape) {
+  int chosen = -2;
+  for (size_t combo = 0; combo < (size_t{1} << spec.flags.size()); ++combo) {
+    task::ExprEnv env;
+    for (const auto& [k, v] : shape.dims) env[k] = v;
+    for (size_t i = 0; i < spec.flags.size(); ++i) env[spec.flags[i]] = (combo >> i) & 1;
+    int found = -1;
+    for (size_t c = 0; c < spec.config_classes.size() && found < 0; ++c) {
+      const auto& cls = spec.config_classes[c];
+      if (cls.when.empty() || task::eval_bool(cls.when, env)) found = static_cast<int>(c);
+    }
+    if (chosen != -2 && found != chosen)
+      throw Error(fmt::format("shape {}: the config's classes depend on the flags; tune with --classes shape",
+                              shape.name));
+    chosen = found;
+  }
+  return chosen;
+}
+
+std::string shape_when(const task::ShapeSpec& s) {
+  std::string w;
+  for (const auto& [k, v] : s.dims) w += fmt::format("{}{} == {}", w.empty() ? "" : " && ", k, v);
+  return w;
+}
+
+}  // namespace
+
+std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
+                                     ClassMode mode) {
+  std::vector<ShapeClass> own, configured;
+  for (const auto& c : spec.config_classes)
+    configured.push_back(ShapeClass{c.name, c.when, {}, c.params, true});
+  for (const auto* s : shapes) {
+    const int c = mode == ClassMode::config ? config_class_of(spec, *s) : -1;
+    if (c >= 0) {
+      configured[c].shapes.push_back(s);
+      continue;
+    }
+    Params current = default_params(spec);
+    if (const int fallback = config_class_of(spec, *s); fallback >= 0) current = spec.config_classes[fallback].params;
+    std::string name = "shape-" + s->name;
+    for (const auto& c : spec.config_classes)
+      if (c.name == name) name += "-tuned";
+    own.push_back(ShapeClass{name, shape_when(*s), {s}, current, false});
+  }
+  own.insert(own.end(), configured.begin(), configured.end());
+  return own;
+}
+
+std::optional<Candidate> select_winner(const std::vector<Candidate>& candidates, std::string* note) {
+  if (candidates.empty()) return std::nullopt;
+  double best = candidates.front().score;
+  for (const auto& c : candidates) best = std::min(best, c.score);
+  std::vector<const Candidate*> tied;
+  for (const auto& c : candidates)
+    if (c.score <= best * (1 + kTieRel)) tied.push_back(&c);
+  auto regs = [](const Candidate* c) { return c->registers < 0 ? std::numeric_limits<int>::max() : c->registers; };
+  auto simpler = [](const Params& a, const Params& b) {
+    for (const auto& [k, v] : a) {
+      const int64_t w = b.at(k);
+      if (v != w) return v < w;
+    }
+    return false;
+  };
+  const Candidate* win = *std::min_element(tied.begin(), tied.end(), [&](const Candidate* a, const Candidate* b) {
+    if (regs(a) != regs(b)) return regs(a) < regs(b);
+    return simpler(a->params, b->params);
+  });
+  if (note) {
+    note->clear();
+    if (tied.size() > 1)
+      *note = fmt::format("{} within {:.0f}% of the fastest ({:.3f} us): {}", tied.size(), kTieRel * 100, best,
+                          win->score == best ? "the fastest also has the fewest registers / simplest params"
+                                             : "fewer registers, then simpler params, decided");
+  }
+  return *win;
+}
+
+std::optional<double> class_score(const TuningDb& db, const std::vector<const task::ShapeSpec*>& shapes,
+                                  const Params& params, int* registers, bool* wrong) {
+  double log_sum = 0;
+  int regs = -1;
+  for (const auto* s : shapes) {
+    const DbRecord* r = db.find(s->name, params);
+    if (!r) return std::nullopt;
+    if (!r->correct()) {
+      if (wrong && (r->verdict == "incorrect" || r->verdict == "failed")) *wrong = true;
+      return std::nullopt;
+    }
+    log_sum += std::log(r->median_us);
+    regs = std::max(regs, r->registers);
+  }
+  if (shapes.empty()) return std::nullopt;
+  if (registers) *registers = regs;
+  return std::exp(log_sum / static_cast<double>(shapes.size()));
+}
+
+TuneOutcome tune(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes, ClassMode mode,
+                 const TuneOptions& opt, Evaluator& evaluator, TuningDb& db,
+                 const std::function<void(const Progress&)>& on_progress) {
+  const Space space(spec);
+  std::vector<int> radix;
+  for (const auto& p : space.params()) radix.push_back(static_cast<int>(p.values.size()));
+
+  TuneOutcome out;
+  for (ShapeClass& cls : make_classes(spec, shapes, mode)) {
+    ClassOutcome co;
+    co.cls = cls;
+    if (cls.shapes.empty()) {
+      out.classes.push_back(std::move(co));
+      continue;
+    }
+    co.space = enumerate(space, cls.shapes);
+    const auto& valid = co.space.valid;
+
+    StrategyOptions so = opt.strategy;
+    if (auto cur = space.point_of(cls.current)) {
+      auto it = std::find(valid.begin(), valid.end(), *cur);
+      if (it != valid.end()) so.initial.insert(so.initial.begin(), static_cast<size_t>(it - valid.begin()));
+    }
+    auto strategy = make_strategy(so, valid, radix);
+
+    auto score_of = [&](const Params& p, int* registers, bool* wrong) {
+      return class_score(db, cls.shapes, p, registers, wrong);
+    };
+
+    Progress prog;
+    prog.cls = cls.name;
+    prog.valid = valid.size();
+    std::vector<Candidate> candidates;
+    size_t budget = opt.budget ? opt.budget : valid.size();
+    if (opt.budget_fraction > 0)
+      budget = std::min(budget, static_cast<size_t>(std::ceil(opt.budget_fraction * static_cast<double>(valid.size()))));
+    while (co.evaluations < budget) {
+      const std::vector<size_t> batch = strategy->ask(std::min(opt.batch, budget - co.evaluations));
+      if (batch.empty()) break;
+      co.evaluations += batch.size();
+      // Resume: only the (variant, shape) pairs the database lacks are measured.
+      std::vector<EvalRequest> requests;
+      for (size_t i : batch) {
+        EvalRequest req{space.params_of(valid[i]), {}};
+        for (const auto* s : cls.shapes) {
+          if (db.find(s->name, req.params)) {
+            ++out.reused;
+            ++prog.reused;
+          } else {
+            req.shapes.push_back(s);
+          }
+        }
+        if (!req.shapes.empty()) requests.push_back(std::move(req));
+      }
+      if (!requests.empty())
+        for (DbRecord& r : evaluator.evaluate(requests)) {
+          ++out.measured;
+          ++prog.measured;
+          db.append(std::move(r));
+        }
+      for (size_t i : batch) {
+        const Params p = space.params_of(valid[i]);
+        int regs = -1;
+        bool wrong = false;
+        const auto score = score_of(p, &regs, &wrong);
+        strategy->tell(i, score);
+        if (wrong) ++co.wrong;
+        if (!score) continue;
+        ++co.usable;
+        candidates.push_back({p, *score, regs});
+        if (!prog.best_score || *score < *prog.best_score) {
+          prog.best_score = score;
+          prog.best = params_text(p);
+        }
+      }
+      prog.asked = co.evaluations;
+      prog.usable = co.usable;
+      if (on_progress) on_progress(prog);
+    }
+    if (auto w = select_winner(candidates, &co.tie_note)) {
+      co.winner = w->params;
+      co.winner_score = w->score;
+      co.winner_registers = w->registers;
+    }
+    out.classes.push_back(std::move(co));
+  }
+
+  // Coverage: each shape, its class's winner, against the shape's own best record.
+  for (const auto& co : out.classes) {
+    if (!co.winner) continue;
+    for (const auto* s : co.cls.shapes) {
+      CoverageRow row;
+      row.shape = s->name;
+      row.cls = co.cls.name;
+      row.used = *co.winner;
+      if (const DbRecord* r = db.find(s->name, *co.winner)) row.used_us = r->median_us;
+      for (const DbRecord* r : db.records_for_shape(s->name))
+        if (r->correct() && (row.own_best_us == 0 || r->median_us < row.own_best_us)) {
+          row.own_best_us = r->median_us;
+          row.own_best = r->params;
+        }
+      if (row.own_best_us > 0) row.loss_pct = 100.0 * (row.used_us / row.own_best_us - 1.0);
+      out.coverage.push_back(std::move(row));
+    }
+  }
+  std::sort(out.coverage.begin(), out.coverage.end(), [&](const CoverageRow& a, const CoverageRow& b) {
+    auto pos = [&](const std::string& n) {
+      return std::find_if(shapes.begin(), shapes.end(), [&](const auto* s) { return s->name == n; }) - shapes.begin();
+    };
+    return pos(a.shape) < pos(b.shape);
+  });
+  return out;
+}
+
+ReplayEvaluator::ReplayEvaluator(const std::filesystem::path& file, const DbContext& context)
+    : recorded_(file, context) {}
+
+std::vector<DbRecord> ReplayEvaluator::evaluate(const std::vector<EvalRequest>& batch) {
+  std::vector<DbRecord> out;
+  for (const auto& req : batch)
+    for (const auto* s : req.shapes) {
+      ++lookups;
+      if (const DbRecord* r = recorded_.find(s->name, req.params))
+        out.push_back(*r);
+      else
+        ++misses;
+    }
+  return out;
+}
+
+nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source) {
+  nlohmann::json classes = nlohmann::json::array();
+  for (const auto& co : outcome.classes) {
+    nlohmann::json c{{"name", co.cls.name}};
+    if (!co.cls.when.empty()) c["when"] = co.cls.when;
+    c["params"] = co.winner ? *co.winner : co.cls.current;
+    classes.push_back(std::move(c));
+  }
+  return nlohmann::json{{"schema", task::kConfigSchema}, {"source", source}, {"classes", classes}};
+}
+
+}  // namespace ako::search

@@ -1,0 +1,134 @@
+#pragma once
+// The tuning loop, independent of how variants are measured: shape classes, the search per
+// class through a Strategy, the database (resume: a (variant, shape) already recorded under
+// the same context is never measured again), winner selection and the coverage table.
+//
+// Shape classes (decided here, documented in TUNING_DB.md): by default the solution's config
+// classes, in file order, each shape joining the first class whose `when` holds (the rule
+// `ako run` uses to pick parameters, so a tuned class serves exactly the shapes it was tuned
+// on); shapes no class takes get a class of their own. --classes shape gives every shape its
+// own class. A class is tuned as one problem: its points are those valid on every one of its
+// shapes, and a point's score is the geometric mean of its medians over those shapes (the
+// same ranking as the mean loss against each shape's own best).
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "search/space.hpp"
+#include "search/strategy.hpp"
+#include "search/tuning_db.hpp"
+#include "task/spec.hpp"
+
+namespace ako::search {
+
+struct ShapeClass {
+  std::string name;
+  std::string when;                          // empty: every case (the last resort class)
+  std::vector<const task::ShapeSpec*> shapes;  // the tuning set's shapes it takes
+  Params current;                            // the config's params for it (defaults if new)
+  bool from_config = false;                  // an existing config class
+};
+
+enum class ClassMode { config, shape };
+
+// Classes for `shapes` (a subset of spec.shapes, in spec order). Config classes that take no
+// shape of the set are kept (untuned) so a written config still covers unseen shapes.
+std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
+                                     ClassMode mode);
+
+// One measurement request: a variant on some shapes.
+struct EvalRequest {
+  Params params;
+  std::vector<const task::ShapeSpec*> shapes;
+};
+
+// Measures requests; returns one record per (variant, shape) it could evaluate (any verdict).
+// A GPU evaluator compiles and runs them; the replay evaluator looks them up in a file.
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual std::vector<DbRecord> evaluate(const std::vector<EvalRequest>& batch) = 0;
+};
+
+struct TuneOptions {
+  StrategyOptions strategy;
+  size_t budget = 0;                         // variants per class; 0 = no limit
+  double budget_fraction = 0;                // > 0: at most this fraction of a class's valid points (rounded up)
+  size_t batch = 32;                         // variants per evaluation batch
+};
+
+struct Progress {                            // for the live line
+  std::string cls;
+  size_t asked = 0, usable = 0, valid = 0;   // this class: variants tried, usable, valid points
+  size_t measured = 0, reused = 0;           // (variant, shape) pairs: measured now, from the DB
+  std::optional<double> best_score;
+  std::string best;
+};
+
+struct ClassOutcome {
+  ShapeClass cls;
+  Enumeration space;                         // valid points on every shape of the class
+  size_t evaluations = 0;                    // variants the strategy asked for
+  size_t usable = 0;                         // ... correct on every shape of the class
+  size_t wrong = 0;                          // ... incorrect or failed on some shape
+  std::optional<Params> winner;              // nullopt: untuned (no shapes, or nothing usable)
+  double winner_score = 0;                   // geometric mean of medians, us
+  int winner_registers = -1;
+  std::string tie_note;                      // how the tie rule decided, when it did
+};
+
+struct CoverageRow {
+  std::string shape, cls;
+  Params used;                               // the class winner
+  double used_us = 0;                        // its median on this shape
+  Params own_best;                           // best correct record of this shape
+  double own_best_us = 0;
+  double loss_pct = 0;                       // used / own_best - 1, in %
+};
+
+// Score of params over shapes from the database: the geometric mean of their medians when
+// every shape has a correct record; `registers` gets the most over them. `wrong` is set when
+// a record is incorrect or failed.
+std::optional<double> class_score(const TuningDb& db, const std::vector<const task::ShapeSpec*>& shapes,
+                                  const Params& params, int* registers = nullptr, bool* wrong = nullptr);
+
+struct TuneOutcome {
+  std::vector<ClassOutcome> classes;
+  std::vector<CoverageRow> coverage;
+  size_t measured = 0, reused = 0;           // (variant, shape) pairs
+};
+
+TuneOutcome tune(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes, ClassMode mode,
+                 const TuneOptions& opt, Evaluator& evaluator, TuningDb& db,
+                 const std::function<void(const Progress&)>& on_progress = {});
+
+// Winner among candidates (params with their score and registers): the lowest score wins;
+// every candidate within 1% of it is a tie, broken by fewer registers (unknown counts as
+// most), then by the simpler point: smaller values, compared param by param in name order.
+struct Candidate {
+  Params params;
+  double score = 0;
+  int registers = -1;
+};
+std::optional<Candidate> select_winner(const std::vector<Candidate>& candidates, std::string* note = nullptr);
+inline constexpr double kTieRel = 0.01;
+
+// The replay evaluator: every (variant, shape) is looked up in a recorded database (its
+// records under `context`); missing ones are simply not returned (not evaluable).
+class ReplayEvaluator : public Evaluator {
+ public:
+  ReplayEvaluator(const std::filesystem::path& file, const DbContext& context);
+  std::vector<DbRecord> evaluate(const std::vector<EvalRequest>& batch) override;
+  size_t lookups = 0, misses = 0;
+
+ private:
+  TuningDb recorded_;
+};
+
+// The config document (schema ako.config/1) for the outcome: one class per shape class, in
+// class order, the winner's params (untuned classes keep theirs), `source` as given.
+nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source);
+
+}  // namespace ako::search

@@ -1,0 +1,90 @@
+#pragma once
+// The tuning database: JSON lines, one record per (variant, shape), format in TUNING_DB.md.
+// Records are only comparable under the same context (task, kernel source hash, device,
+// driver, NVRTC, arch, L2 mode, dtypes); records of any other context are kept in the file
+// but ignored, so a changed solution source invalidates its old measurements without
+// deleting anything. Appends are one write(2) of one line on an O_APPEND descriptor, so an
+// interrupted run leaves at most one torn last line, which loading skips.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "search/space.hpp"
+
+namespace ako::search {
+
+inline constexpr const char* kTuneRecordSchema = "ako.tune/1";
+
+// What makes two measurements comparable.
+struct DbContext {
+  std::string task;
+  std::string source_hash;     // sha256 of the solution file and its quoted includes
+  std::string device;          // device name
+  int driver = 0;              // cuDriverGetVersion
+  std::string nvrtc;           // NVRTC version string
+  std::string arch;            // sm_90a
+  std::string l2 = "cold";     // "cold" or "hot"
+  std::vector<std::string> dtypes;  // the dtypes each record's cases ran in
+  bool operator==(const DbContext&) const = default;
+  std::string key() const;     // canonical text of every field
+};
+
+struct DbCase {
+  std::string label;           // "flux1-single bf16 weight"
+  std::string verdict;         // correct, incorrect, failed, skipped
+  double median_us = 0;
+  double ci_rel = 0;
+};
+
+struct DbRecord {
+  DbContext context;
+  std::string shape;
+  Params params;
+  std::string verdict = "correct";  // worst over the cases: failed > incorrect > skipped > correct
+  std::string reason;          // why not correct
+  double median_us = 0;        // sum of the cases' solution medians (every dtype x flag)
+  double ci_rel = 0;           // largest case ci_rel
+  int registers = -1;          // most registers per thread over the variant's instantiations
+  std::vector<DbCase> cases;
+  std::string recorded_at;     // ISO 8601 UTC
+  bool correct() const { return verdict == "correct" && median_us > 0; }
+};
+
+nlohmann::json to_json(const DbRecord& r);
+DbRecord record_from_json(const nlohmann::json& j);  // throws ako::Error on a malformed record
+
+class TuningDb {
+ public:
+  // Empty path: in memory only. Loads the file when it exists (torn or foreign lines are
+  // counted, never fatal); `context` selects the usable records.
+  TuningDb(std::filesystem::path file, DbContext context);
+
+  // The context of the file's last well-formed record (for --replay), nullopt when none.
+  static std::optional<DbContext> last_context(const std::filesystem::path& file, const std::string& task);
+
+  const DbContext& context() const { return context_; }
+  const DbRecord* find(const std::string& shape, const Params& params) const;
+  // Appends to the file (one line, one write) and to memory. A record for a key already
+  // present replaces it in memory only (the file keeps history; loading keeps the last).
+  void append(DbRecord r);
+  std::vector<const DbRecord*> records_for_shape(const std::string& shape) const;
+  size_t size() const { return records_.size(); }
+
+  int skipped_lines = 0;        // unparsable (e.g. a torn last line)
+  int other_context = 0;        // well-formed records of another context (ignored)
+  int other_source = 0;         // ... of which: same context but another source hash
+
+ private:
+  std::filesystem::path file_;
+  DbContext context_;
+  std::map<std::string, DbRecord> records_;  // by shape + params
+};
+
+std::string record_key(const std::string& shape, const Params& params);
+
+}  // namespace ako::search

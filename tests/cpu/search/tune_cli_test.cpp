@@ -1,0 +1,125 @@
+// `ako tune --replay` as a user runs it, through the real binary and without a GPU: the
+// report, the exit codes, determinism, and --write-config feeding the task stage.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sys/wait.h>
+
+#include "search/tuner.hpp"
+#include "search_fixture.hpp"
+#include "task/cases.hpp"
+
+namespace ako::search {
+namespace {
+
+using namespace testing;
+
+struct Ran {
+  int status = -1;
+  std::string out;
+};
+
+Ran ako(const std::string& args, const fs::path& cwd) {
+  const std::string cmd = "cd '" + cwd.string() + "' && '" AKO_BINARY_DIR "/ako' " + args + " 2>&1";
+  Ran r;
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+std::string without_wall(std::string s) {
+  const auto w = s.find(", wall ");
+  return w == std::string::npos ? s : s.substr(0, w);
+}
+
+TEST(TuneCli, ReplayExhaustiveReportsWinnersCoverageAndWritesAConfigRunUses) {
+  ScratchDir dir("cli");
+  const fs::path ws = dir.workspace();
+  const task::TaskSpec spec = real_spec(ws);
+  write_landscape(spec, dir.path() / "db.jsonl");
+
+  const Ran r = ako("tune task rmsnorm --replay db.jsonl --strategy exhaustive --write-config --no-progress", dir.path());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* w : {"replaying db.jsonl", "Synthetic H100", "cols-3072", "coverage", "own best", "loss",
+                        "rejected points", "constraint \"(CHUNKS - 1) * (BLOCK / ROWS_PER_BLOCK) * VEC < cols\"",
+                        "untuned classes", "TUNE: 6/6 classes tuned", "0 not in the replay file", "wrote "})
+    EXPECT_TRUE(has(r.out, w)) << w << "\n" << r.out;
+
+  const task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
+  EXPECT_TRUE(has(tuned.config_source, "ako tune --strategy exhaustive --replay db.jsonl (recorded on Synthetic H100"))
+      << tuned.config_source;
+  // Each case now runs the best point of its class on the landscape (exhaustive: the tie
+  // rule's choice among points within 1% of the class's best).
+  const auto cases = task::expand_cases(tuned, {}, {}, false);
+  for (const auto& c : cases) {
+    double best = 1e300;
+    std::vector<const task::ShapeSpec*> cls_shapes;
+    for (const auto& c2 : cases)
+      if (c2.config_class == c.config_class && std::find(cls_shapes.begin(), cls_shapes.end(), c2.shape) == cls_shapes.end())
+        cls_shapes.push_back(c2.shape);
+    const Space space(tuned);
+    for (const auto& p : enumerate(space, cls_shapes).valid) {
+      double log_sum = 0;
+      for (const auto* s : cls_shapes) log_sum += std::log(model_us(space.params_of(p), *s));
+      best = std::min(best, std::exp(log_sum / cls_shapes.size()));
+    }
+    double mine = 0;
+    for (const auto* s : cls_shapes) mine += std::log(model_us(c.params, *s));
+    EXPECT_LE(std::exp(mine / cls_shapes.size()), best * (1 + kTieRel) + 1e-9) << c.label();
+  }
+}
+
+TEST(TuneCli, EvolveWithABudgetIsDeterministicAndCheaper) {
+  ScratchDir dir("cli-evolve");
+  const fs::path ws = dir.workspace();
+  write_landscape(real_spec(ws), dir.path() / "db.jsonl");
+  const std::string args = "tune task rmsnorm --replay db.jsonl --strategy evolve --budget 25% --seed 5 --no-progress";
+  const Ran a = ako(args, dir.path()), b = ako(args, dir.path());
+  ASSERT_EQ(a.status, 0) << a.out;
+  EXPECT_EQ(without_wall(a.out), without_wall(b.out));
+  EXPECT_TRUE(has(a.out, "strategy evolve (seed 5), budget 25% per class")) << a.out;
+  const Ran ex = ako("tune task rmsnorm --replay db.jsonl --strategy exhaustive --no-progress", dir.path());
+  auto evaluated = [](const std::string& out) {
+    const auto p = out.find("classes tuned, ");
+    return std::stoul(out.substr(p + 15));
+  };
+  EXPECT_LE(evaluated(a.out) * 4, evaluated(ex.out) + 6) << a.out;  // a quarter, rounded up per class
+}
+
+TEST(TuneCli, UsageErrorsAndMissingData) {
+  ScratchDir dir("cli-errors");
+  const fs::path ws = dir.workspace();
+  EXPECT_EQ(ako("tune task rmsnorm --strategy annealing", ws).status, 2);
+  const Ran b = ako("tune task rmsnorm --replay db.jsonl --budget lots", ws);
+  EXPECT_EQ(b.status, 2);
+  const Ran nofile = ako("tune task rmsnorm --replay nope.jsonl", ws);
+  EXPECT_EQ(nofile.status, 2);
+  EXPECT_TRUE(has(nofile.out, "no such tuning database")) << nofile.out;
+  const Ran shape = ako("tune task rmsnorm --replay nope.jsonl --shapes flux9", ws);
+  EXPECT_EQ(shape.status, 2);
+  EXPECT_TRUE(has(shape.out, "flux9")) << shape.out;
+
+  // A replay file that lacks a class's points entirely: that class has no winner, exit 1.
+  const task::TaskSpec spec = real_spec(ws);
+  {
+    TuningDb db(ws / "partial.jsonl", synthetic_context());
+    DbRecord r;
+    r.shape = "text-512";
+    r.params = {{"BLOCK", 256}, {"CHUNKS", 2}, {"ROWS_PER_BLOCK", 1}, {"VEC", 8}};
+    r.median_us = 10;
+    db.append(r);
+  }
+  const Ran part = ako("tune task rmsnorm --replay partial.jsonl --strategy exhaustive --shapes text-512,qknorm-flux", ws);
+  EXPECT_EQ(part.status, 1) << part.out;
+  EXPECT_TRUE(has(part.out, "TUNE: 1/2 classes tuned")) << part.out;
+  EXPECT_TRUE(has(part.out, "(none)")) << part.out;
+}
+
+}  // namespace
+}  // namespace ako::search

@@ -1,0 +1,136 @@
+// Winner selection with the tie rule, shape classes, and the written config: what tune
+// writes is what the task stage parses, and every case then runs its class's winner.
+#include <gtest/gtest.h>
+
+#include "common/atomic_file.hpp"
+#include "search/tuner.hpp"
+#include "search_fixture.hpp"
+#include "task/cases.hpp"
+
+namespace ako::search {
+namespace {
+
+using namespace testing;
+
+Candidate cand(int64_t block, int64_t vec, double score, int regs) {
+  return {{{"BLOCK", block}, {"VEC", vec}}, score, regs};
+}
+
+TEST(Winner, FastestWinsOutsideTheTieBand) {
+  std::string note;
+  auto w = select_winner({cand(256, 8, 100.0, 60), cand(128, 8, 101.5, 20)}, &note);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->params.at("BLOCK"), 256);  // 1.5% slower is not a tie, whatever its registers
+  EXPECT_TRUE(note.empty());
+}
+
+TEST(Winner, WithinOnePercentFewerRegistersWin) {
+  std::string note;
+  auto w = select_winner({cand(256, 8, 100.0, 60), cand(512, 8, 100.9, 32), cand(1024, 8, 100.5, 40)}, &note);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->params.at("BLOCK"), 512);
+  EXPECT_NE(note.find("3 within 1%"), std::string::npos) << note;
+}
+
+TEST(Winner, EqualRegistersThenSimplerParamsInNameOrder) {
+  auto w = select_winner({cand(512, 4, 100.2, 32), cand(256, 8, 100.0, 32), cand(256, 4, 100.8, 32)});
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->params, (Params{{"BLOCK", 256}, {"VEC", 4}}));
+  // Unknown register counts rank after known ones.
+  w = select_winner({cand(128, 8, 100.0, -1), cand(256, 8, 100.5, 64)});
+  EXPECT_EQ(w->params.at("BLOCK"), 256);
+  EXPECT_FALSE(select_winner({}));
+}
+
+TEST(Classes, ConfigClassesTakeTheirShapesAndKeepTheRest) {
+  const task::TaskSpec spec = real_spec();
+  const auto classes = make_classes(spec, all_shapes(spec), ClassMode::config);
+  EXPECT_EQ(classes.size(), spec.config_classes.size());  // the real config has a catch-all
+  size_t taken = 0;
+  for (const auto& c : classes) {
+    taken += c.shapes.size();
+    for (const auto* s : c.shapes) {
+      if (c.name == "cols-3072") {
+        EXPECT_EQ(s->dims.at("cols"), 3072);
+      }
+    }
+  }
+  EXPECT_EQ(taken, spec.shapes.size());
+
+  const auto per_shape = make_classes(spec, all_shapes(spec), ClassMode::shape);
+  ASSERT_EQ(per_shape.size(), spec.shapes.size() + spec.config_classes.size());
+  EXPECT_EQ(per_shape[0].name, "shape-" + spec.shapes[0].name);
+  EXPECT_EQ(per_shape[0].when, "cols == 3072 && rows == 512");
+  EXPECT_TRUE(per_shape.back().shapes.empty());
+}
+
+// tune (replayed) -> config document -> file -> load_task -> expand_cases: each case runs
+// its class's winner, and untuned classes keep their params.
+void round_trip(ClassMode mode) {
+  ScratchDir dir("config");
+  const fs::path ws = dir.workspace();
+  const task::TaskSpec spec = real_spec(ws);
+  const fs::path land = dir.path() / "landscape.jsonl";
+  write_landscape(spec, land);
+  ReplayEvaluator ev(land, synthetic_context());
+  TuningDb db("", synthetic_context());
+  TuneOptions opt;
+  opt.strategy.name = "exhaustive";
+  const TuneOutcome o = tune(spec, all_shapes(spec), mode, opt, ev, db);
+  const nlohmann::json doc = config_document(o, "ako tune test");
+  write_file_atomically(ws / spec.solution.config, doc.dump(2));
+
+  const task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
+  ASSERT_TRUE(tuned.config_present);
+  EXPECT_EQ(tuned.config_source, "ako tune test");
+  ASSERT_EQ(tuned.config_classes.size(), o.classes.size());
+  std::map<std::string, Params> winner_of_shape;
+  for (const auto& co : o.classes) {
+    ASSERT_EQ(co.winner.has_value(), !co.cls.shapes.empty()) << co.cls.name;
+    for (const auto* s : co.cls.shapes) winner_of_shape[s->name] = *co.winner;
+  }
+  for (size_t i = 0; i < o.classes.size(); ++i) {
+    if (!o.classes[i].winner) {
+      EXPECT_EQ(tuned.config_classes[i].params, o.classes[i].cls.current);
+    }
+  }
+  const auto cases = task::expand_cases(tuned, {}, {}, false);
+  ASSERT_EQ(cases.size(), spec.shapes.size() * 4);
+  bool any_changed = false;
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.params, winner_of_shape.at(c.shape->name)) << c.label();
+    for (const auto& cls : spec.config_classes)
+      if (cls.name == c.config_class && cls.params != c.params) any_changed = true;
+  }
+  EXPECT_TRUE(any_changed || mode == ClassMode::shape) << "the tuned config equals the hand-written one";
+}
+
+TEST(Config, WrittenConfigRoundTripsThroughTheTaskStagePerConfigClass) { round_trip(ClassMode::config); }
+TEST(Config, WrittenConfigRoundTripsThroughTheTaskStagePerShape) { round_trip(ClassMode::shape); }
+
+TEST(Coverage, EachShapeReportsItsLossAgainstItsOwnBest) {
+  const task::TaskSpec spec = real_spec();
+  ScratchDir dir("coverage");
+  const fs::path land = dir.path() / "landscape.jsonl";
+  write_landscape(spec, land);
+  ReplayEvaluator ev(land, synthetic_context());
+  TuningDb db("", synthetic_context());
+  TuneOptions opt;
+  opt.strategy.name = "exhaustive";
+  const TuneOutcome o = tune(spec, all_shapes(spec), ClassMode::config, opt, ev, db);
+  ASSERT_EQ(o.coverage.size(), spec.shapes.size());
+  bool some_loss = false;
+  for (size_t i = 0; i < o.coverage.size(); ++i) {
+    const CoverageRow& r = o.coverage[i];
+    EXPECT_EQ(r.shape, spec.shapes[i].name);  // in the task's shape order
+    EXPECT_GE(r.loss_pct, 0.0);
+    EXPECT_GT(r.own_best_us, 0.0);
+    EXPECT_NEAR(r.used_us, model_us(r.used, spec.shapes[i]), 1e-9);
+    EXPECT_NEAR(r.own_best_us, model_us(r.own_best, spec.shapes[i]), 1e-9);
+    if (r.loss_pct > 0.5) some_loss = true;  // one config per class cannot be best everywhere
+  }
+  EXPECT_TRUE(some_loss);
+}
+
+}  // namespace
+}  // namespace ako::search
