@@ -2,6 +2,8 @@
 // codes, spec errors, compile errors, and `run` saying plainly that it has no GPU.
 #include <gtest/gtest.h>
 
+#include "cpu/ako_cli_support.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,26 +19,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Ran {
-  int status = -1;
-  std::string out;
-};
+using ako::testsupport::has;
+using ako::testsupport::Ran;
 
-Ran ako(const std::string& args, const fs::path& cwd = AKO_SOURCE_DIR) {
-  const std::string cmd = "cd '" + cwd.string() + "' && AKO_CACHE_DIR='" +
-                          (fs::temp_directory_path() / "ako-cli-test-cache").string() + "' '" AKO_BINARY_DIR
-                          "/ako' " + args + " 2>&1";
-  Ran r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+Ran ako(const std::string& args, const fs::path& cwd = AKO_SOURCE_DIR) { return ako::testsupport::run_ako(args, cwd); }
 
 // A throw-away workspace: a copy of the real task, input and solution.
 fs::path make_workspace(const std::string& name) {

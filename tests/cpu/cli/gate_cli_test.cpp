@@ -3,6 +3,8 @@
 // markdown summary and JSON, and exits 0 / 1 / 2 as documented.
 #include <gtest/gtest.h>
 
+#include "cpu/ako_cli_support.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -17,26 +19,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Ran {
-  int status = -1;
-  std::string out;
-};
+using ako::testsupport::has;
+using ako::testsupport::Ran;
 
-Ran ako(const std::string& args, const fs::path& cwd) {
-  const std::string cmd = "cd '" + cwd.string() + "' && AKO_CACHE_DIR='" +
-                          (fs::temp_directory_path() / "ako-cli-test-cache").string() + "' '" AKO_BINARY_DIR
-                          "/ako' " + args + " 2>&1";
-  Ran r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+Ran ako(const std::string& args, const fs::path& cwd) { return ako::testsupport::run_ako(args, cwd); }
 
 // A throw-away workspace: the real task, input, solution and committed baseline.
 fs::path make_workspace(const std::string& name) {

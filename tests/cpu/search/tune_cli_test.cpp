@@ -2,6 +2,8 @@
 // report, the exit codes, determinism, and --write-config feeding the task stage.
 #include <gtest/gtest.h>
 
+#include "cpu/ako_cli_support.hpp"
+
 #include <cstdio>
 #include <sys/wait.h>
 
@@ -14,24 +16,10 @@ namespace {
 
 using namespace testing;
 
-struct Ran {
-  int status = -1;
-  std::string out;
-};
+using ako::testsupport::has;
+using ako::testsupport::Ran;
 
-Ran ako(const std::string& args, const fs::path& cwd) {
-  const std::string cmd = "cd '" + cwd.string() + "' && '" AKO_BINARY_DIR "/ako' " + args + " 2>&1";
-  Ran r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+Ran ako(const std::string& args, const fs::path& cwd) { return ako::testsupport::run_ako(args, cwd); }
 
 std::string without_wall(std::string s) {
   const auto w = s.find(", wall ");

@@ -1,0 +1,33 @@
+#pragma once
+// Runs the real ako binary as a user would, for the CLI tests of every stage.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <sys/wait.h>
+
+namespace ako::testsupport {
+
+struct Ran {
+  int status = -1;
+  std::string out;  // stdout and stderr together
+};
+
+// `ako ARGS` in `cwd`, with a kernel cache of the tests' own (never the user's).
+inline Ran run_ako(const std::string& args, const std::filesystem::path& cwd) {
+  const std::string cmd = "cd '" + cwd.string() + "' && AKO_CACHE_DIR='" +
+                          (std::filesystem::temp_directory_path() / "ako-cli-test-cache").string() + "' '" AKO_BINARY_DIR
+                          "/ako' " + args + " 2>&1";
+  Ran r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+inline bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+}  // namespace ako::testsupport
