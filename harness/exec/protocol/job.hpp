@@ -89,6 +89,8 @@ struct CaseJob {
   int trials = 3;                // fresh inputs per trial
   uint64_t seed = 0;             // trial t uses seed + t
   bool time = true;              // time reference and solution after validation
+  bool time_reference = true;    // false: time the solution only (ako tune times the reference
+                                 // once per shape, not once per variant)
   double bytes = 0;              // bytes the op must move, for the roofline
 };
 

@@ -86,7 +86,7 @@ void to_json(json& j, const CaseJob& v) {
            {"buffers", v.buffers}, {"reference", v.reference},
            {"solution", v.solution ? json(*v.solution) : json(nullptr)},
            {"tolerance", v.tolerance}, {"trials", v.trials}, {"seed", v.seed},
-           {"time", v.time},     {"bytes", v.bytes}};
+           {"time", v.time},     {"time_reference", v.time_reference}, {"bytes", v.bytes}};
 }
 void from_json(const json& j, CaseJob& v) {
   v.index = j.at("index").get<int>();
@@ -102,6 +102,7 @@ void from_json(const json& j, CaseJob& v) {
   opt(j, "trials", v.trials);
   opt(j, "seed", v.seed);
   opt(j, "time", v.time);
+  opt(j, "time_reference", v.time_reference);
   opt(j, "bytes", v.bytes);
 }
 

@@ -89,9 +89,11 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
   if (!timer_) throw Error("the case asks for timing but the worker has no timer");
 
   // Timing reuses the last trial's inputs; outputs may be overwritten freely.
-  stage = "timing reference";
-  events_.phase(job.index, "time_reference");
-  r.reference_time = timer_->time([&](CUstream s) { return reference.launch(s); }, cuda_.stream(), timing_);
+  if (job.time_reference) {
+    stage = "timing reference";
+    events_.phase(job.index, "time_reference");
+    r.reference_time = timer_->time([&](CUstream s) { return reference.launch(s); }, cuda_.stream(), timing_);
+  }
   if (solution) {
     stage = "timing solution";
     events_.phase(job.index, "time_solution");
