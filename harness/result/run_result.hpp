@@ -35,6 +35,18 @@ struct TimingStats {
   double ci_rel = 0;           // half-width of the 95% confidence interval of the median / median
   bool stable = false;         // stopped on the noise criterion (not on the time budget)
   double kernels_per_sample = 0;  // kernel records CUPTI saw per sample (all streams)
+  // CUPTI launch enforcement: empty when every sample held exactly the declared launch (count,
+  // grid, block) and no memcpy/memset; otherwise what was seen, in words (all of it is charged).
+  std::string launch_audit;
+};
+
+// One compute-sanitizer re-run of a failing case (`ako run --sanitize`).
+struct SanitizerReport {
+  std::string tool;              // memcheck, racecheck, initcheck
+  int exit_code = -1;            // of compute-sanitizer; -1: did not finish (timed out, not started)
+  int errors = -1;               // "ERROR SUMMARY: N errors"; -1 when the report has no summary
+  std::string report;            // path of the full report
+  std::string excerpt;           // its first lines (errors first), or why it did not run
 };
 
 // Candidate output against the reference output, over every trial.
@@ -62,7 +74,8 @@ struct CaseResult {
   Verdict verdict = Verdict::skipped;
   std::string reason;            // why incorrect / failed / skipped, in words
   std::string fault;             // failed only: illegal_address, misaligned, trap, illegal_instruction,
-                                 // out_of_resources, launch_failed, timeout, worker_crash, cuda_error
+                                 // out_of_resources, launch_failed, timeout, worker_crash, cuda_error,
+                                 // out_of_bounds_write, undeclared_work (SCHEMA.md has the full list)
   ErrorStats error;
   int trials = 0;
   uint64_t seed = 0;
@@ -71,6 +84,8 @@ struct CaseResult {
   double speedup = 0;            // reference median / solution median
   double gbps = 0;               // bytes / solution median
   double pct_copy_bw = 0;        // gbps / measured device copy bandwidth * 100
+  int input_sets = 0;            // input sets the timed samples rotated through (0: not timed)
+  std::vector<SanitizerReport> sanitizer;  // --sanitize re-runs of a failing case
 };
 
 struct DeviceInfo {
@@ -148,7 +163,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelResources, registers, spil
                                                 stack_bytes, shared_bytes, barriers, constant_bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, method, cold_l2, samples, warmup, median_us,
                                                 min_us, max_us, mean_us, stdev_us, ci_rel, stable,
-                                                kernels_per_sample)
+                                                kernels_per_sample, launch_audit)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerReport, tool, exit_code, errors, report, excerpt)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, name, arch, uuid, sm_count, l2_bytes, driver_version,
                                                 cuda_version, nvrtc_version, copy_bandwidth_gbs,
                                                 copy_bandwidth_source)

@@ -77,7 +77,9 @@ void to_json(json& j, const CaseResult& v) {
            {"bytes", v.bytes},
            {"speedup", v.speedup},
            {"gbps", v.gbps},
-           {"pct_copy_bw", v.pct_copy_bw}};
+           {"pct_copy_bw", v.pct_copy_bw},
+           {"input_sets", v.input_sets},
+           {"sanitizer", v.sanitizer}};
 }
 void from_json(const json& j, CaseResult& v) {
   opt(j, "index", v.index);
@@ -102,6 +104,8 @@ void from_json(const json& j, CaseResult& v) {
   opt(j, "speedup", v.speedup);
   opt(j, "gbps", v.gbps);
   opt(j, "pct_copy_bw", v.pct_copy_bw);
+  opt(j, "input_sets", v.input_sets);
+  opt(j, "sanitizer", v.sanitizer);
 }
 
 

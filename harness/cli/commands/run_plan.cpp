@@ -47,6 +47,10 @@ std::map<std::string, std::string> support_name_expressions() {
     m["poison:" + name] = "ako_poison<" + ty + ">";
     m["compare:" + name] = "ako_compare<" + ty + ">";
   }
+  // Guard bands and the shared-memory scribble (trustworthy-verdict defences).
+  m["guard_fill:u8"] = "ako_guard_fill<unsigned char>";
+  m["guard_check:u8"] = "ako_guard_check<unsigned char>";
+  m["smem_scribble:u32"] = "ako_smem_scribble<unsigned int>";
   return m;
 }
 

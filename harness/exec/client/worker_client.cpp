@@ -308,6 +308,7 @@ void merge_worker_fields(CaseResult& into, const CaseResult& w) {
   into.seed = w.seed;
   into.reference_time = w.reference_time;
   into.solution_time = w.solution_time;
+  into.input_sets = w.input_sets;
 }
 
 WorkerRun run_worker(const WorkerJob& job, const ClientOptions& opt, const ClientCallbacks& cb) {

@@ -62,7 +62,7 @@ struct WorkerRun {
 WorkerRun run_worker(const WorkerJob& job, const ClientOptions& opt, const ClientCallbacks& cb = {});
 
 // Copies the fields the worker owns: verdict, reason, fault, error, trials, seed,
-// reference_time, solution_time.
+// reference_time, solution_time, input_sets.
 void merge_worker_fields(CaseResult& into, const CaseResult& from_worker);
 
 }  // namespace ako::exec

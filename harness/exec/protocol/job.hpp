@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/dtype.hpp"
+#include "exec/protocol/launch_limit.hpp"
 #include "result/run_result.hpp"
 
 namespace ako::exec {
@@ -107,6 +108,8 @@ struct WorkerJob {
   TimingOptions timing;
   std::string cache_dir;         // where the worker caches the measured copy bandwidth per device
   bool remeasure_bandwidth = false;
+  LaunchLimit launch_limit;      // per-launch watchdog of the worker (exec/protocol/launch_limit.hpp)
+  int max_input_sets = 8;        // input sets rotated while timing (cold L2), see timed_input_sets
   std::vector<CaseJob> cases;
 };
 

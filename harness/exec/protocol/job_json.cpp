@@ -110,7 +110,7 @@ void from_json(const json& j, CaseJob& v) {
 void to_json(json& j, const WorkerJob& v) {
   j = json{{"protocol", v.protocol}, {"support", v.support},     {"timing", v.timing},
            {"cache_dir", v.cache_dir}, {"remeasure_bandwidth", v.remeasure_bandwidth},
-           {"cases", v.cases}};
+           {"launch_limit", v.launch_limit}, {"max_input_sets", v.max_input_sets}, {"cases", v.cases}};
 }
 void from_json(const json& j, WorkerJob& v) {
   const std::string protocol = j.value("protocol", "");
@@ -122,6 +122,8 @@ void from_json(const json& j, WorkerJob& v) {
   opt(j, "timing", v.timing);
   opt(j, "cache_dir", v.cache_dir);
   opt(j, "remeasure_bandwidth", v.remeasure_bandwidth);
+  opt(j, "launch_limit", v.launch_limit);
+  opt(j, "max_input_sets", v.max_input_sets);
   opt(j, "cases", v.cases);
 }
 

@@ -61,7 +61,12 @@ int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
       },
       device.sm_count);
 
-  exec::CaseRunner runner(cuda, modules, support, timer.get(), job.timing, events);
+  exec::RunnerSettings settings;
+  settings.timing = job.timing;
+  settings.launch_limit = job.launch_limit;
+  settings.max_input_sets = job.max_input_sets;
+  settings.l2_bytes = static_cast<uint64_t>(device.l2_bytes);
+  exec::CaseRunner runner(cuda, modules, support, timer.get(), settings, events);
   for (const exec::CaseJob& c : job.cases) {
     // Exit without unwinding: after a sticky fault, CUDA and CUPTI teardown can only fail.
     if (runner.run(c).sticky) std::_Exit(kExitStickyFault);

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
 #include <utility>
 
@@ -21,7 +22,7 @@ constexpr size_t kBufferAlign = 8;
 // the one-subscriber rule makes a single instance the only correct shape anyway.
 struct Collected {
   std::mutex mutex;
-  std::vector<KernelSpan> kernels;
+  std::vector<ActivityRecord> records;
   std::atomic<uint64_t> dropped{0};
 };
 Collected g_collected;
@@ -45,22 +46,44 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
 
 void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t* buffer, size_t,
                                size_t valid_bytes) {
-  std::vector<KernelSpan> spans;
+  std::vector<ActivityRecord> spans;
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
-    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+    ActivityRecord r;
+    if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+      const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+      r.kind = ActivityRecord::Kind::kernel;
+      r.start_ns = k->start;
+      r.end_ns = k->end;
+      r.grid = {k->gridX, k->gridY, k->gridZ};
+      r.block = {k->blockX, k->blockY, k->blockZ};
+      if (k->name) r.name = k->name;
+    } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+      const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+      r.kind = ActivityRecord::Kind::memcpy;
+      r.start_ns = m->start;
+      r.end_ns = m->end;
+      r.bytes = m->bytes;
+    } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+      const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+      r.kind = ActivityRecord::Kind::memset;
+      r.start_ns = m->start;
+      r.end_ns = m->end;
+      r.bytes = m->bytes;
+    } else {
       continue;
-    const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-    // A forced flush can hand out records of kernels still running: start 0 or end < start.
-    if (k->start == 0 || k->end < k->start) continue;
-    spans.push_back({k->start, k->end});
+    }
+    // A forced flush can hand out records of work still running: start 0 or end < start.
+    if (r.start_ns == 0 || r.end_ns < r.start_ns) continue;
+    spans.push_back(std::move(r));
   }
   size_t dropped = 0;
   if (cuptiActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS && dropped)
     g_collected.dropped += dropped;
   std::free(buffer);
   std::lock_guard lock(g_collected.mutex);
-  g_collected.kernels.insert(g_collected.kernels.end(), spans.begin(), spans.end());
+  g_collected.records.insert(g_collected.records.end(), std::make_move_iterator(spans.begin()),
+                             std::make_move_iterator(spans.end()));
 }
 
 }  // namespace
@@ -72,9 +95,13 @@ CuptiActivity::CuptiActivity() {
                 "cuptiActivityRegisterCallbacks");
     cupti_check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
                 "cuptiActivityEnable(CONCURRENT_KERNEL)");
+    cupti_check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
+    cupti_check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
     flush();  // another subscriber (ncu) lets Enable succeed but fails the flush
   } catch (...) {
     cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
     g_active = false;
     throw;
   }
@@ -82,8 +109,10 @@ CuptiActivity::CuptiActivity() {
 
 CuptiActivity::~CuptiActivity() {
   cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET);
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  take_kernels();
+  take_records();
   g_active = false;
 }
 
@@ -97,9 +126,9 @@ void CuptiActivity::flush() {
   cupti_check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
 }
 
-std::vector<KernelSpan> CuptiActivity::take_kernels() {
+std::vector<ActivityRecord> CuptiActivity::take_records() {
   std::lock_guard lock(g_collected.mutex);
-  return std::exchange(g_collected.kernels, {});
+  return std::exchange(g_collected.records, {});
 }
 
 uint64_t CuptiActivity::dropped_records() const { return g_collected.dropped.load(); }

@@ -1,5 +1,7 @@
 #pragma once
-// The process's CUPTI activity subscription (CONCURRENT_KERNEL records), as an RAII owner.
+// The process's CUPTI activity subscription (CONCURRENT_KERNEL, MEMCPY and MEMSET records), as
+// an RAII owner. Memcpy and memset records let the timer charge and report copies or sets that
+// fall inside a sample (measure/stats/launch_audit.hpp).
 //
 // CUPTI allows one subscriber per process (ncu, nsys and cuda-gdb each count as one), so at
 // most one CuptiActivity exists at a time. Records are delivered in buffers on a CUPTI thread
@@ -8,16 +10,13 @@
 #include <string>
 #include <vector>
 
-namespace ako::measure {
+#include "measure/stats/launch_audit.hpp"
 
-// One kernel's execution on the GPU, in CUPTI's nanosecond clock (cuptiGetTimestamp's clock).
-struct KernelSpan {
-  uint64_t start_ns = 0, end_ns = 0;
-};
+namespace ako::measure {
 
 class CuptiActivity {
  public:
-  // Registers the buffer callbacks, enables CONCURRENT_KERNEL and checks that a forced flush
+  // Registers the buffer callbacks, enables CONCURRENT_KERNEL, MEMCPY and MEMSET and checks that a forced flush
   // works (under ncu, enabling succeeds but flushing fails). Throws ako::Error with the CUPTI
   // error string when CUPTI cannot be used.
   CuptiActivity();
@@ -31,8 +30,8 @@ class CuptiActivity {
   // Forces every completed record out of CUPTI's buffers; throws ako::Error on failure.
   void flush();
 
-  // Moves out the kernel spans collected so far (incomplete records are already dropped).
-  std::vector<KernelSpan> take_kernels();
+  // Moves out the records collected so far (incomplete records are already dropped).
+  std::vector<ActivityRecord> take_records();
 
   // Records CUPTI reported as dropped since the subscription started.
   uint64_t dropped_records() const;

@@ -23,18 +23,20 @@ struct Window {
 struct Charge {
   double gpu_us = 0;
   int kernels = 0;
+  std::vector<ActivityRecord> records;   // everything that started inside the window
 };
 
-// Sum of the durations of the spans that start inside each window.
-std::vector<Charge> charge_windows(const std::vector<Window>& windows, std::vector<KernelSpan> spans) {
-  std::sort(spans.begin(), spans.end(), [](auto& a, auto& b) { return a.start_ns < b.start_ns; });
+// Every record (kernel, memcpy, memset) that starts inside a window is charged to it.
+std::vector<Charge> charge_windows(const std::vector<Window>& windows, std::vector<ActivityRecord> records) {
+  std::sort(records.begin(), records.end(), [](auto& a, auto& b) { return a.start_ns < b.start_ns; });
   std::vector<Charge> out(windows.size());
   for (size_t i = 0; i < windows.size(); ++i) {
-    auto it = std::lower_bound(spans.begin(), spans.end(), windows[i].t0_ns,
-                               [](const KernelSpan& s, uint64_t t) { return s.start_ns < t; });
-    for (; it != spans.end() && it->start_ns <= windows[i].t1_ns; ++it) {
+    auto it = std::lower_bound(records.begin(), records.end(), windows[i].t0_ns,
+                               [](const ActivityRecord& s, uint64_t t) { return s.start_ns < t; });
+    for (; it != records.end() && it->start_ns <= windows[i].t1_ns; ++it) {
       out[i].gpu_us += static_cast<double>(it->end_ns - it->start_ns) * 1e-3;
-      ++out[i].kernels;
+      if (it->kind == ActivityRecord::Kind::kernel) ++out[i].kernels;
+      out[i].records.push_back(*it);
     }
   }
   return out;
@@ -49,32 +51,34 @@ bool any_empty(const std::vector<Charge>& charges) {
 CuptiTimer::CuptiTimer(std::size_t l2_bytes)
     : activity_(std::make_unique<CuptiActivity>()), l2_bytes_(l2_bytes), events_(l2_bytes) {}
 
-TimingStats CuptiTimer::time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt) {
+TimingStats CuptiTimer::time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
+                             const SampleHooks& hooks) {
   if (!fallen_back_) {
     try {
-      return time_with_cupti(launch, stream, opt);
+      return time_with_cupti(launch, stream, opt, hooks);
     } catch (const Error& e) {  // CUPTI trouble; a CUDA fault (exec::CudaFault) propagates
       fallen_back_ = true;
       note_ = std::string("CUPTI failed during timing, using CUDA events: ") + e.what();
       activity_.reset();
     }
   }
-  return events_.time(launch, stream, opt);
+  return events_.time(launch, stream, opt, hooks);
 }
 
 TimingStats CuptiTimer::time_with_cupti(const LaunchFn& launch, CUstream stream,
-                                        const exec::TimingOptions& opt) {
+                                        const exec::TimingOptions& opt, const SampleHooks& hooks) {
   if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_);
   L2Flush* flush = opt.hot ? nullptr : flush_.get();
-  const int warmup = warm_up(launch, stream, opt, flush);
+  const int warmup = warm_up(launch, stream, opt, flush, hooks);
 
   // Forget the warm-up's records and everything launched before (validation kernels).
   activity_->flush();
-  activity_->take_kernels();
+  activity_->take_records();
   const uint64_t dropped_before = activity_->dropped_records();
 
   std::vector<double> samples_us;
   int kernels = 0;
+  LaunchAudit audit;
   StopDecision decision;
   const auto t_start = Clock::now();
   while (!decision.stop) {
@@ -84,7 +88,7 @@ TimingStats CuptiTimer::time_with_cupti(const LaunchFn& launch, CUstream stream,
 
     std::vector<Window> windows;
     for (int i = 0; i < batch; ++i) {
-      if (flush) flush->enqueue(stream);
+      prepare_sample(stream, flush, hooks);
       exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
       Window w;
       w.t0_ns = activity_->now_ns();
@@ -95,11 +99,11 @@ TimingStats CuptiTimer::time_with_cupti(const LaunchFn& launch, CUstream stream,
     }
 
     activity_->flush();
-    std::vector<KernelSpan> spans = activity_->take_kernels();
+    std::vector<ActivityRecord> spans = activity_->take_records();
     auto charges = charge_windows(windows, spans);
     if (any_empty(charges)) {  // a record may still be in flight inside CUPTI: one more flush
       activity_->flush();
-      auto late = activity_->take_kernels();
+      auto late = activity_->take_records();
       spans.insert(spans.end(), late.begin(), late.end());
       charges = charge_windows(windows, spans);
     }
@@ -110,11 +114,14 @@ TimingStats CuptiTimer::time_with_cupti(const LaunchFn& launch, CUstream stream,
     for (const Charge& c : charges) {
       samples_us.push_back(c.gpu_us);
       kernels += c.kernels;
+      if (hooks.declared) audit.add(c.records, *hooks.declared);
     }
     decision = should_stop(samples_us, seconds_since(t_start), opt);
   }
   const double per_sample = static_cast<double>(kernels) / static_cast<double>(samples_us.size());
-  return finish_stats(std::move(samples_us), method(), opt, warmup, decision.stable, per_sample);
+  TimingStats stats = finish_stats(std::move(samples_us), method(), opt, warmup, decision.stable, per_sample);
+  stats.launch_audit = audit.summary();
+  return stats;
 }
 
 }  // namespace ako::measure

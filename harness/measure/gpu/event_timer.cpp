@@ -9,17 +9,19 @@
 
 namespace ako::measure {
 
-TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt) {
+// Events cannot see other streams or memsets: hooks.declared is not audited here.
+TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
+                             const SampleHooks& hooks) {
   if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_);
   L2Flush* flush = opt.hot ? nullptr : flush_.get();
-  const int warmup = warm_up(launch, stream, opt, flush);
+  const int warmup = warm_up(launch, stream, opt, flush, hooks);
 
   CudaEvent start, stop;
   std::vector<double> samples_us;
   StopDecision decision;
   const auto t0 = Clock::now();
   while (!decision.stop) {
-    if (flush) flush->enqueue(stream);
+    prepare_sample(stream, flush, hooks);
     exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
     start.record(stream);
     launch_checked(launch, stream);

@@ -13,7 +13,8 @@ namespace ako::measure {
 class EventTimer final : public Timer {
  public:
   explicit EventTimer(std::size_t l2_bytes) : l2_bytes_(l2_bytes) {}
-  TimingStats time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt) override;
+  TimingStats time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
+                   const SampleHooks& hooks = {}) override;
   std::string method() const override { return "events"; }
 
  private:

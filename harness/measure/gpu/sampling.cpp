@@ -9,11 +9,17 @@ void launch_checked(const LaunchFn& launch, CUstream stream) {
   exec::check(launch(stream), "cuLaunchKernelEx(timed kernel)");
 }
 
-int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt, L2Flush* flush) {
+void prepare_sample(CUstream stream, L2Flush* flush, const SampleHooks& hooks) {
+  if (hooks.before_launch) hooks.before_launch(stream);
+  if (flush) flush->enqueue(stream);
+}
+
+int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt, L2Flush* flush,
+            const SampleHooks& hooks) {
   const auto t0 = Clock::now();
   int runs = 0;
   while (runs < opt.warmup_runs || seconds_since(t0) * 1e3 < opt.warmup_ms) {
-    if (flush) flush->enqueue(stream);
+    prepare_sample(stream, flush, hooks);
     launch_checked(launch, stream);
     exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(warm-up)");
     ++runs;

@@ -23,7 +23,12 @@ void launch_checked(const LaunchFn& launch, CUstream stream);
 
 // Untimed launches (each after a flush when `flush` is set, like a sample) until at least
 // opt.warmup_runs launches and opt.warmup_ms of wall time; returns the number of launches.
-int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt, L2Flush* flush);
+// hooks.before_launch runs before each flush.
+int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt, L2Flush* flush,
+            const SampleHooks& hooks);
+
+// One sample's preparation, outside its window: hooks.before_launch, then the flush (if any).
+void prepare_sample(CUstream stream, L2Flush* flush, const SampleHooks& hooks);
 
 // Statistics of the samples plus the fields the timer knows.
 TimingStats finish_stats(std::vector<double> samples_us, const std::string& method,

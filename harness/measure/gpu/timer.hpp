@@ -15,6 +15,7 @@
 #include <string>
 
 #include "exec/protocol/job.hpp"
+#include "measure/stats/launch_audit.hpp"
 #include "result/run_result.hpp"
 
 namespace ako::measure {
@@ -23,11 +24,22 @@ namespace ako::measure {
 // CUresult of the launch call.
 using LaunchFn = std::function<CUresult(CUstream)>;
 
+// What the caller adds around each launch (warm-up and samples alike).
+struct SampleHooks {
+  // Called before every launch, before the L2 flush and outside the sample's window, so its
+  // work is never charged: the worker poisons the output the next launch will write, so no
+  // launch finds the previous answer already in place.
+  std::function<void(CUstream)> before_launch;
+  // When set, the CUPTI timer audits every sample against it (TimingStats::launch_audit).
+  const DeclaredLaunch* declared = nullptr;
+};
+
 class Timer {
  public:
   virtual ~Timer() = default;
   // Throws ako::exec::CudaFault (exec/worker/fault.hpp) when a launch or sync fails.
-  virtual TimingStats time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt) = 0;
+  virtual TimingStats time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
+                           const SampleHooks& hooks = {}) = 0;
   virtual std::string method() const = 0;   // "cupti" or "events"
   // Why this timer is not (or no longer) using CUPTI; empty while it is.
   virtual std::string note() const { return {}; }

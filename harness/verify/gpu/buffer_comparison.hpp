@@ -20,6 +20,8 @@ struct BufferComparison {
   int64_t worst_index = -1;       // largest error; a non-finite pair ranks above any finite
                                   // error; ties go to the lowest index
   double worst_got = 0, worst_want = 0;
+  uint64_t got_varying = 0;       // elements whose bits differ from element 0's (constant-output check)
+  uint64_t want_varying = 0;
 };
 
 // Running ErrorStats of a case over its trials and output buffers: maxima of the maxima, sums
@@ -33,7 +35,8 @@ class ErrorAccumulator {
   uint64_t want_nonfinite() const { return want_nonfinite_; }
   const std::string& want_nonfinite_buffer() const { return want_nonfinite_buffer_; }
 
-  // Empty when everything matched; otherwise why the candidate is incorrect, in words.
+  // Empty when everything matched; otherwise why the candidate is incorrect, in words. A
+  // constant output (exec::is_constant_output) fails even within the tolerance.
   // `got_name` / `want_name` say what was compared ("solution" / "reference kernel").
   std::string failure_reason(const exec::Tolerance& tol, const std::string& got_name,
                              const std::string& want_name) const;
@@ -43,6 +46,10 @@ class ErrorAccumulator {
   bool worst_is_nonfinite_ = false;
   uint64_t want_nonfinite_ = 0;
   std::string want_nonfinite_buffer_;
+  // The first buffer whose candidate output was one finite value while the reference's varied.
+  std::string constant_buffer_;
+  uint64_t constant_checked_ = 0;
+  double constant_value_ = 0;
 };
 
 }  // namespace ako::verify

@@ -5,7 +5,7 @@
 // Protocol: the host zeroes the whole struct (cuMemsetD8) before each ako_compare launch
 // and reads it back after. Layout (bytes): 0 checked, 8 mismatches, 16 nonfinite,
 // 24 want_nonfinite, 32 worst_key, 40 worst_index, 48 blocks_done, 56 max_abs, 60 max_rel,
-// 64 worst_got, 68 worst_want; 72 bytes, no padding.
+// 64 worst_got, 68 worst_want, 72 got_varying, 80 want_varying; 88 bytes, no padding.
 //
 // Per element i, with d = |got - want|:
 // - mismatch:        got or want is NaN/Inf (non-finite values never pass), or
@@ -21,6 +21,8 @@
 //                    Valid when checked > 0.
 // - worst_got / worst_want: got[worst_index] and want[worst_index] as float, written by the
 //                    kernel's last block to finish (the host need not read them back).
+// - got_varying / want_varying: elements whose bits differ from element 0's (got / want); 0
+//                    with checked > 1 means a constant buffer (the constant-output check).
 // - worst_key, blocks_done: the kernel's internal bookkeeping; keep them zeroed.
 struct AkoCompareStats {
   unsigned long long checked;
@@ -34,5 +36,7 @@ struct AkoCompareStats {
   float max_rel;
   float worst_got;
   float worst_want;
+  unsigned long long got_varying;
+  unsigned long long want_varying;
 };
-static_assert(sizeof(AkoCompareStats) == 72, "AkoCompareStats layout is part of the protocol");
+static_assert(sizeof(AkoCompareStats) == 88, "AkoCompareStats layout is part of the protocol");

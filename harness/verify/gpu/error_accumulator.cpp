@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "exec/protocol/verdict_reasons.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
 
 namespace ako::verify {
@@ -22,6 +23,13 @@ void ErrorAccumulator::add(const BufferComparison& c, const std::string& buffer)
   stats_.max_rel = std::max(stats_.max_rel, c.max_rel);
   if (c.want_nonfinite && !want_nonfinite_) want_nonfinite_buffer_ = buffer;
   want_nonfinite_ += c.want_nonfinite;
+  // A constant NaN/Inf output (the untouched poison) keeps the NaN/Inf reason below.
+  if (constant_buffer_.empty() && c.worst_index >= 0 && std::isfinite(c.worst_got) &&
+      exec::is_constant_output(c.checked, c.got_varying, c.want_varying)) {
+    constant_buffer_ = buffer;
+    constant_checked_ = c.checked;
+    constant_value_ = c.worst_got;   // every element holds it
+  }
 
   // A non-finite element outranks any finite error; among finite ones the largest abs error wins.
   if (c.worst_index < 0) return;
@@ -44,6 +52,7 @@ std::string ErrorAccumulator::failure_reason(const exec::Tolerance& tol, const s
     return want_name + " produced " + std::to_string(want_nonfinite_) + " non-finite value(s) in '" +
            want_nonfinite_buffer_ + "': the " + want_name + " (or its inputs) is broken, not the " +
            got_name;
+  if (!constant_buffer_.empty()) return exec::constant_output_reason(constant_buffer_, constant_checked_, constant_value_);
   if (stats_.mismatches == 0 && stats_.nonfinite == 0) return {};
   std::string r = got_name + " differs from " + want_name + " in '" + stats_.buffer + "': ";
   r += std::to_string(stats_.mismatches) + " of " + std::to_string(stats_.checked) +

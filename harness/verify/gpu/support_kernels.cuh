@@ -2,7 +2,9 @@
 // The harness's own device kernels: fill inputs, poison outputs, compare outputs. Compiled
 // by NVRTC in the parent (light headers only: cuda_fp16.h, cuda_bf16.h) and launched by
 // the worker, which looks them up by name expression for T in {__nv_bfloat16, __half, float}:
-//   "ako_fill_normal<T>", "ako_fill_uniform<T>", "ako_poison<T>", "ako_compare<T>".
+//   "ako_fill_normal<T>", "ako_fill_uniform<T>", "ako_poison<T>", "ako_compare<T>",
+// and, for the trustworthy-verdict defences, "ako_guard_fill<unsigned char>",
+// "ako_guard_check<unsigned char>" and "ako_smem_scribble<unsigned int>".
 //
 // Launch contract: any grid size, block = 256 threads (every kernel is a grid-stride loop;
 // ako_compare needs blockDim.x to be a multiple of 32, at most 1024). The values written
@@ -44,6 +46,22 @@ __device__ __forceinline__ unsigned long long grid_start() { return blockIdx.x *
 __device__ __forceinline__ unsigned long long grid_stride() { return gridDim.x * static_cast<unsigned long long>(blockDim.x); }
 
 constexpr unsigned long long kIndexMask = (1ull << 40) - 1;  // worst_key keeps 40 index bits
+
+// Bitwise equality of two elements (+0 and -0 differ, equal NaN payloads match).
+template <typename T> __device__ __forceinline__ bool same_bits(T a, T b) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16- or 32-bit element types");
+  if constexpr (sizeof(T) == 2) return *reinterpret_cast<const unsigned short*>(&a) == *reinterpret_cast<const unsigned short*>(&b);
+  else return *reinterpret_cast<const unsigned int*>(&a) == *reinterpret_cast<const unsigned int*>(&b);
+}
+
+// Byte i of a guard band seeded with `salt`: SplitMix64 of (salt, i), the same function as
+// exec::guard_byte on the host (exec/protocol/guard_layout.cpp).
+__device__ __forceinline__ unsigned char guard_byte(unsigned long long salt, unsigned long long i) {
+  unsigned long long z = salt + (i + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return static_cast<unsigned char>(z ^ (z >> 31));
+}
 
 }  // namespace ako_support
 
@@ -87,10 +105,13 @@ namespace ako_support {
 // One thread's (then one warp's, one block's) share of AkoCompareStats.
 struct ComparePartial {
   unsigned long long checked = 0, mismatches = 0, nonfinite = 0, want_nonfinite = 0, worst_key = 0;
+  unsigned long long got_varying = 0, want_varying = 0;
   float max_abs = 0.f, max_rel = 0.f;
 
   __device__ __forceinline__ void merge(const ComparePartial& o) {
     checked += o.checked;
+    got_varying += o.got_varying;
+    want_varying += o.want_varying;
     mismatches += o.mismatches;
     nonfinite += o.nonfinite;
     want_nonfinite += o.want_nonfinite;
@@ -105,6 +126,8 @@ struct ComparePartial {
     o.mismatches = __shfl_xor_sync(0xffffffffu, mismatches, offset);
     o.nonfinite = __shfl_xor_sync(0xffffffffu, nonfinite, offset);
     o.want_nonfinite = __shfl_xor_sync(0xffffffffu, want_nonfinite, offset);
+    o.got_varying = __shfl_xor_sync(0xffffffffu, got_varying, offset);
+    o.want_varying = __shfl_xor_sync(0xffffffffu, want_varying, offset);
     o.worst_key = __shfl_xor_sync(0xffffffffu, worst_key, offset);
     o.max_abs = __shfl_xor_sync(0xffffffffu, max_abs, offset);
     o.max_rel = __shfl_xor_sync(0xffffffffu, max_rel, offset);
@@ -128,7 +151,11 @@ __global__ void ako_compare(const T* got, const T* want, unsigned long long n, f
                             AkoCompareStats* stats) {
   using namespace ako_support;
   ComparePartial mine;
+  // Element 0's bits, for the constant-output check (n >= 1 whenever a thread enters the loop).
+  const T got0 = n ? got[0] : T(), want0 = n ? want[0] : T();
   for (unsigned long long i = grid_start(); i < n; i += grid_stride()) {
+    if (!same_bits(got[i], got0)) ++mine.got_varying;
+    if (!same_bits(want[i], want0)) ++mine.want_varying;
     const float g = to_float(got[i]), w = to_float(want[i]);
     const bool g_finite = isfinite(g), w_finite = isfinite(w);
     const float d = fabsf(g - w);
@@ -163,6 +190,8 @@ __global__ void ako_compare(const T* got, const T* want, unsigned long long n, f
   atomicAdd(&stats->mismatches, mine.mismatches);
   atomicAdd(&stats->nonfinite, mine.nonfinite);
   atomicAdd(&stats->want_nonfinite, mine.want_nonfinite);
+  atomicAdd(&stats->got_varying, mine.got_varying);
+  atomicAdd(&stats->want_varying, mine.want_varying);
   atomicMax(&stats->worst_key, mine.worst_key);
   // Non-negative floats order like their bit patterns.
   atomicMax(reinterpret_cast<unsigned int*>(&stats->max_abs), __float_as_uint(mine.max_abs));
@@ -177,4 +206,43 @@ __global__ void ako_compare(const T* got, const T* want, unsigned long long n, f
   stats->worst_index = index;
   stats->worst_got = to_float(got[index]);
   stats->worst_want = to_float(want[index]);
+}
+
+// Guard bands (exec/protocol/guard_layout.hpp): fill n bytes with the salted pattern ...
+template <typename B>
+__global__ void ako_guard_fill(B* p, unsigned long long n, unsigned long long salt) {
+  using namespace ako_support;
+  static_assert(sizeof(B) == 1, "bytes");
+  for (unsigned long long i = grid_start(); i < n; i += grid_stride()) p[i] = static_cast<B>(guard_byte(salt, i));
+}
+
+// ... and count the bytes that changed. stats[0] += changed bytes, stats[1] = max(~offset)
+// (so ~stats[1] is the first changed offset), stats[2] = max(offset); the host zeroes stats.
+template <typename B>
+__global__ void ako_guard_check(const B* p, unsigned long long n, unsigned long long salt, unsigned long long* stats) {
+  using namespace ako_support;
+  static_assert(sizeof(B) == 1, "bytes");
+  unsigned long long changed = 0, first = ~0ull, last = 0;
+  for (unsigned long long i = grid_start(); i < n; i += grid_stride()) {
+    if (static_cast<unsigned char>(p[i]) == guard_byte(salt, i)) continue;
+    ++changed;
+    first = i < first ? i : first;
+    last = i > last ? i : last;
+  }
+  if (!changed) return;
+  atomicAdd(&stats[0], changed);
+  atomicMax(&stats[1], ~first);
+  atomicMax(&stats[2], last);
+}
+
+// Fills the block's whole dynamic shared memory (launch: one block per SM, the most dynamic
+// shared memory a block may have) with `pattern`, so that a kernel launched next that reads
+// shared memory it never wrote sees this pattern. Run before each of the two solution runs of
+// the determinism check with different patterns: reading uninitialised shared memory then
+// changes the result. volatile: the stores must not be dropped as dead.
+template <typename W>
+__global__ void ako_smem_scribble(W pattern, unsigned long long words) {
+  extern __shared__ unsigned char ako_scribble_raw[];
+  volatile W* s = reinterpret_cast<volatile W*>(ako_scribble_raw);
+  for (unsigned long long i = threadIdx.x; i < words; i += blockDim.x) s[i] = pattern;
 }

@@ -24,6 +24,8 @@ BufferComparison from_device(const AkoCompareStats& s) {
   c.worst_index = s.checked ? static_cast<int64_t>(s.worst_index) : -1;
   c.worst_got = s.worst_got;
   c.worst_want = s.worst_want;
+  c.got_varying = s.got_varying;
+  c.want_varying = s.want_varying;
   return c;
 }
 
@@ -85,6 +87,65 @@ BufferComparison SupportKernels::compare(DType t, CUdeviceptr got, CUdeviceptr w
               "cuMemcpyDtoHAsync(compare statistics)");
   exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(compare)");
   return from_device(host);
+}
+
+}  // namespace ako::verify
+
+namespace ako::verify {
+
+void SupportKernels::guard_fill(const GuardRegion& g, CUstream stream) {
+  CUdeviceptr p = g.p;
+  unsigned long long n = g.bytes, salt = g.salt;
+  void* params[] = {&p, &n, &salt};
+  launch("guard_fill:u8", lookup_("guard_fill:u8"), n, params, stream);
+}
+
+std::vector<SupportKernels::GuardCounts> SupportKernels::guard_check(const std::vector<GuardRegion>& regions,
+                                                                     CUstream stream) {
+  std::vector<GuardCounts> out(regions.size());
+  if (regions.empty()) return out;
+  const size_t bytes = regions.size() * 3 * sizeof(unsigned long long);
+  if (guard_stats_.bytes() < bytes) guard_stats_ = exec::DeviceBuffer(bytes, "guard statistics");
+  exec::check(cuMemsetD8Async(guard_stats_.get(), 0, bytes, stream), "cuMemsetD8Async(guard statistics)");
+  const CUfunction fn = lookup_("guard_check:u8");
+  for (size_t i = 0; i < regions.size(); ++i) {
+    CUdeviceptr p = regions[i].p;
+    unsigned long long n = regions[i].bytes, salt = regions[i].salt;
+    CUdeviceptr stats = guard_stats_.get() + i * 3 * sizeof(unsigned long long);
+    void* params[] = {&p, &n, &salt, &stats};
+    launch("guard_check:u8", fn, n, params, stream);
+  }
+  std::vector<unsigned long long> host(regions.size() * 3);
+  exec::check(cuMemcpyDtoHAsync(host.data(), guard_stats_.get(), bytes, stream),
+              "cuMemcpyDtoHAsync(guard statistics)");
+  exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(guard check)");
+  for (size_t i = 0; i < regions.size(); ++i) {
+    out[i].changed = host[3 * i];
+    out[i].first = ~host[3 * i + 1];
+    out[i].last = host[3 * i + 2];
+  }
+  return out;
+}
+
+void SupportKernels::scribble_shared(uint32_t pattern, CUstream stream) {
+  const CUfunction fn = lookup_("smem_scribble:u32");
+  if (scribble_bytes_ < 0) {
+    CUdevice dev;
+    exec::check(cuCtxGetDevice(&dev), "cuCtxGetDevice");
+    int optin = 0;
+    exec::check(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev),
+                "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+    exec::check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin),
+                "cuFuncSetAttribute(support smem_scribble)");
+    scribble_bytes_ = optin;
+  }
+  unsigned int pat = pattern;
+  unsigned long long words = static_cast<unsigned long long>(scribble_bytes_) / sizeof(unsigned int);
+  void* params[] = {&pat, &words};
+  // One block per SM: each needs all of an SM's shared memory, so no two share one.
+  exec::check(cuLaunchKernel(fn, static_cast<unsigned>(sm_count_), 1, 1, kBlock, 1, 1,
+                             static_cast<unsigned>(scribble_bytes_), stream, params, nullptr),
+              "cuLaunchKernel(support smem_scribble)");
 }
 
 }  // namespace ako::verify

@@ -1,12 +1,13 @@
 #pragma once
 // Host side of the harness's own device kernels (verify/gpu/support_kernels.cuh): seeded
-// fills, poisoning and the element-wise comparison. Launch contract of those kernels: any
-// grid, 256 threads per block, grid-stride loops.
+// fills, poisoning, the element-wise comparison, guard bands and the shared-memory scribble.
+// Launch contract of those kernels: any grid, 256 threads per block, grid-stride loops.
 #include <cuda.h>
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/dtype.hpp"
 #include "exec/protocol/job.hpp"
@@ -32,6 +33,23 @@ class SupportKernels {
   BufferComparison compare(DType t, CUdeviceptr got, CUdeviceptr want, uint64_t n,
                            const exec::Tolerance& tol, CUstream stream);
 
+  // Guard bands: one region = n bytes at p holding the pattern of `salt`.
+  struct GuardRegion {
+    CUdeviceptr p = 0;
+    uint64_t bytes = 0;
+    uint64_t salt = 0;
+  };
+  struct GuardCounts {
+    uint64_t changed = 0, first = 0, last = 0;   // first / last changed offset when changed > 0
+  };
+  void guard_fill(const GuardRegion& g, CUstream stream);
+  // Checks every region (one launch each), reads the counts back with one copy; synchronises.
+  std::vector<GuardCounts> guard_check(const std::vector<GuardRegion>& regions, CUstream stream);
+
+  // Writes `pattern` over the dynamic shared memory of one maximal block per SM, so the next
+  // kernel's uninitialised shared memory holds it (the determinism check's two patterns).
+  void scribble_shared(uint32_t pattern, CUstream stream);
+
   // Seed of buffer `buffer_index` in a trial: distinct per buffer, so x and weight never
   // receive the same random stream.
   static uint64_t buffer_seed(uint64_t trial_seed, int buffer_index);
@@ -43,6 +61,8 @@ class SupportKernels {
   SupportLookup lookup_;
   int sm_count_;
   exec::DeviceBuffer stats_;   // AkoCompareStats of the comparison in flight
+  exec::DeviceBuffer guard_stats_;   // 3 x u64 per guard region of the check in flight
+  int scribble_bytes_ = -1;          // dynamic shared memory of the scribble; -1: not set up yet
 };
 
 }  // namespace ako::verify

@@ -86,6 +86,22 @@ TEST(Attacks, DeviceLaunchDoesNotEvenBuild) {
   EXPECT_TRUE(has(r.out, "COMPILED: no")) << r.out;
 }
 
+// The runtime attacks and faults (guard bands, determinism, constant output, poisoned timed
+// outputs, fault taxonomy) must build and pass the static checks: only the GPU can catch them
+// (tests/gpu/attacks_test.cpp asserts their verdicts there).
+class RuntimeAttack : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(RuntimeAttack, BuildsForSm90aAndPassesTheStaticChecks) {
+  const Ran r = compile_attack(GetParam());
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "COMPILED: yes")) << r.out;
+  EXPECT_TRUE(has(r.out, "STATIC_CHECK: passed\n")) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Attacks, RuntimeAttack,
+                         ::testing::Values("oob_write_after", "oob_write_before", "uninit_smem", "constant_output",
+                                           "skip_repeated", "misaligned", "out_of_resources"));
+
 TEST(Attacks, RunRefusesBeforeTheGpuWithFailedVerdicts) {
   const fs::path json = fs::temp_directory_path() / "ako-attacks-run.json";
   fs::remove(json);
