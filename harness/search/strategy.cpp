@@ -32,6 +32,7 @@ class OrderStrategy : public Strategy {
     return out;
   }
   void tell(size_t, std::optional<double>) override {}
+  bool uses_scores() const override { return false; }
 
  private:
   std::vector<size_t> order_;

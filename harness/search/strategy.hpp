@@ -31,6 +31,8 @@ class Strategy {
   // Up to max_n indices into the valid list, never one asked before; empty = nothing left.
   virtual std::vector<size_t> ask(size_t max_n) = 0;
   virtual void tell(size_t index, std::optional<double> score) = 0;
+  // False when the scores never change what is asked next (so asking early is harmless).
+  virtual bool uses_scores() const { return true; }
 };
 
 struct StrategyOptions {

@@ -120,95 +120,10 @@ std::optional<double> class_score(const TuningDb& db, const std::vector<const ta
   return std::exp(log_sum / static_cast<double>(shapes.size()));
 }
 
-TuneOutcome tune(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes, ClassMode mode,
-                 const TuneOptions& opt, Evaluator& evaluator, TuningDb& db,
-                 const std::function<void(const Progress&)>& on_progress) {
-  const Space space(spec);
-  std::vector<int> radix;
-  for (const auto& p : space.params()) radix.push_back(static_cast<int>(p.values.size()));
-
-  TuneOutcome out;
-  for (ShapeClass& cls : make_classes(spec, shapes, mode)) {
-    ClassOutcome co;
-    co.cls = cls;
-    if (cls.shapes.empty()) {
-      out.classes.push_back(std::move(co));
-      continue;
-    }
-    co.space = enumerate(space, cls.shapes);
-    const auto& valid = co.space.valid;
-
-    StrategyOptions so = opt.strategy;
-    if (auto cur = space.point_of(cls.current)) {
-      auto it = std::find(valid.begin(), valid.end(), *cur);
-      if (it != valid.end()) so.initial.insert(so.initial.begin(), static_cast<size_t>(it - valid.begin()));
-    }
-    auto strategy = make_strategy(so, valid, radix);
-
-    auto score_of = [&](const Params& p, int* registers, bool* wrong) {
-      return class_score(db, cls.shapes, p, registers, wrong);
-    };
-
-    Progress prog;
-    prog.cls = cls.name;
-    prog.valid = valid.size();
-    std::vector<Candidate> candidates;
-    size_t budget = opt.budget ? opt.budget : valid.size();
-    if (opt.budget_fraction > 0)
-      budget = std::min(budget, static_cast<size_t>(std::ceil(opt.budget_fraction * static_cast<double>(valid.size()))));
-    while (co.evaluations < budget) {
-      const std::vector<size_t> batch = strategy->ask(std::min(opt.batch, budget - co.evaluations));
-      if (batch.empty()) break;
-      co.evaluations += batch.size();
-      // Resume: only the (variant, shape) pairs the database lacks are measured.
-      std::vector<EvalRequest> requests;
-      for (size_t i : batch) {
-        EvalRequest req{space.params_of(valid[i]), {}};
-        for (const auto* s : cls.shapes) {
-          if (db.find(s->name, req.params)) {
-            ++out.reused;
-            ++prog.reused;
-          } else {
-            req.shapes.push_back(s);
-          }
-        }
-        if (!req.shapes.empty()) requests.push_back(std::move(req));
-      }
-      if (!requests.empty())
-        for (DbRecord& r : evaluator.evaluate(requests)) {
-          ++out.measured;
-          ++prog.measured;
-          db.append(std::move(r));
-        }
-      for (size_t i : batch) {
-        const Params p = space.params_of(valid[i]);
-        int regs = -1;
-        bool wrong = false;
-        const auto score = score_of(p, &regs, &wrong);
-        strategy->tell(i, score);
-        if (wrong) ++co.wrong;
-        if (!score) continue;
-        ++co.usable;
-        candidates.push_back({p, *score, regs});
-        if (!prog.best_score || *score < *prog.best_score) {
-          prog.best_score = score;
-          prog.best = params_text(p);
-        }
-      }
-      prog.asked = co.evaluations;
-      prog.usable = co.usable;
-      if (on_progress) on_progress(prog);
-    }
-    if (auto w = select_winner(candidates, &co.tie_note)) {
-      co.winner = w->params;
-      co.winner_score = w->score;
-      co.winner_registers = w->registers;
-    }
-    out.classes.push_back(std::move(co));
-  }
-
-  // Coverage: each shape, its class's winner, against the shape's own best record.
-  for (const auto& co : out.classes) {
+std::vector<CoverageRow> coverage(const std::vector<ClassOutcome>& classes, const TuningDb& db,
+                                  const std::vector<const task::ShapeSpec*>& shapes) {
+  std::vector<CoverageRow> out;
+  for (const auto& co : classes) {
     if (!co.winner) continue;
     for (const auto* s : co.cls.shapes) {
       CoverageRow row;
@@ -222,16 +137,22 @@ TuneOutcome tune(const task::TaskSpec& spec, const std::vector<const task::Shape
           row.own_best = r->params;
         }
       if (row.own_best_us > 0) row.loss_pct = 100.0 * (row.used_us / row.own_best_us - 1.0);
-      out.coverage.push_back(std::move(row));
+      out.push_back(std::move(row));
     }
   }
-  std::sort(out.coverage.begin(), out.coverage.end(), [&](const CoverageRow& a, const CoverageRow& b) {
+  std::sort(out.begin(), out.end(), [&](const CoverageRow& a, const CoverageRow& b) {
     auto pos = [&](const std::string& n) {
       return std::find_if(shapes.begin(), shapes.end(), [&](const auto* s) { return s->name == n; }) - shapes.begin();
     };
     return pos(a.shape) < pos(b.shape);
   });
   return out;
+}
+
+std::unique_ptr<PreparedBatch> Evaluator::prepare(std::vector<EvalRequest> batch) {
+  auto p = std::make_unique<PreparedBatch>();
+  p->requests = std::move(batch);
+  return p;
 }
 
 ReplayEvaluator::ReplayEvaluator(const std::filesystem::path& file, const DbContext& context)
@@ -255,7 +176,15 @@ nlohmann::json config_document(const TuneOutcome& outcome, const std::string& so
   for (const auto& co : outcome.classes) {
     nlohmann::json c{{"name", co.cls.name}};
     if (!co.cls.when.empty()) c["when"] = co.cls.when;
-    c["params"] = co.winner ? *co.winner : co.cls.current;
+    // A class whose search stopped early (--time) keeps its params: a partial search's
+    // winner is not a tuned result. A complete one records the shapes it was tuned on.
+    const bool tuned = co.winner && co.complete;
+    c["params"] = tuned ? *co.winner : co.cls.current;
+    if (tuned) {
+      nlohmann::json on = nlohmann::json::array();
+      for (const auto* s : co.cls.shapes) on.push_back({{"name", s->name}, {"dims", s->dims}});
+      c["tuned_on"] = std::move(on);
+    }
     classes.push_back(std::move(c));
   }
   return nlohmann::json{{"schema", task::kConfigSchema}, {"source", source}, {"classes", classes}};

@@ -12,6 +12,7 @@
 // same ranking as the mean loss against each shape's own best).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,12 +45,28 @@ struct EvalRequest {
   std::vector<const task::ShapeSpec*> shapes;
 };
 
+// A batch after the evaluator's first stage (e.g. compiled), ready to be measured.
+// Evaluators keep their own state in a subclass.
+struct PreparedBatch {
+  virtual ~PreparedBatch() = default;
+  std::vector<EvalRequest> requests;
+};
+
 // Measures requests; returns one record per (variant, shape) it could evaluate (any verdict).
 // A GPU evaluator compiles and runs them; the replay evaluator looks them up in a file.
+//
+// Two stages, so that compiling one batch can hide behind measuring another: prepare()
+// (compile) and measure() (validate and time). When concurrent() is true the tuner runs
+// prepare() of the next batch on a helper thread while measure() of the current one runs on
+// its own thread; prepare() must then not touch what measure() uses. Evaluators with one
+// stage implement evaluate() only.
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
   virtual std::vector<DbRecord> evaluate(const std::vector<EvalRequest>& batch) = 0;
+  virtual std::unique_ptr<PreparedBatch> prepare(std::vector<EvalRequest> batch);  // default: keeps the requests
+  virtual std::vector<DbRecord> measure(PreparedBatch& batch) { return evaluate(batch.requests); }
+  virtual bool concurrent() const { return false; }
 };
 
 struct TuneOptions {
@@ -57,14 +74,37 @@ struct TuneOptions {
   size_t budget = 0;                         // variants per class; 0 = no limit
   double budget_fraction = 0;                // > 0: at most this fraction of a class's valid points (rounded up)
   size_t batch = 32;                         // variants per evaluation batch
+  // Asked before every new batch: true stops the search cleanly (batches already started
+  // finish and are recorded, so a rerun resumes from the database). E.g. --time.
+  std::function<bool()> stop;
+  // Seconds on a monotonic clock, for the ETA and the pipeline figures (tests inject one).
+  std::function<double()> clock;
 };
 
-struct Progress {                            // for the live line
-  std::string cls;
+struct Progress {                            // for the live line, after every batch
+  std::string cls;                           // the class of the batch just finished
   size_t asked = 0, usable = 0, valid = 0;   // this class: variants tried, usable, valid points
   size_t measured = 0, reused = 0;           // (variant, shape) pairs: measured now, from the DB
-  std::optional<double> best_score;
+  std::optional<double> best_score;          // this class
   std::string best;
+  size_t variants_done = 0;                  // all classes: variants whose scores are in
+  size_t variants_planned = 0;               // ... and the most the budgets allow
+  double elapsed_s = 0;
+  std::optional<double> eta_s;               // see estimate_eta
+};
+
+// Seconds left at the measured rate (elapsed per variant done) for the variants still
+// planned; nullopt before the first variant is done.
+std::optional<double> estimate_eta(double elapsed_s, size_t done, size_t planned);
+
+// How much compiling hid behind measuring: prepare_s is the time spent in prepare() (on
+// the helper thread when concurrent), wait_s the time the tuner waited for a prepare() to
+// finish before it could measure (all of it when not concurrent).
+struct PipelineStats {
+  size_t batches = 0;
+  double prepare_s = 0, measure_s = 0, wait_s = 0;
+  double hidden_s() const { return prepare_s > wait_s ? prepare_s - wait_s : 0; }
+  double hidden_fraction() const { return prepare_s > 0 ? hidden_s() / prepare_s : 0; }
 };
 
 struct ClassOutcome {
@@ -77,6 +117,7 @@ struct ClassOutcome {
   double winner_score = 0;                   // geometric mean of medians, us
   int winner_registers = -1;
   std::string tie_note;                      // how the tie rule decided, when it did
+  bool complete = true;                      // false: stopped (TuneOptions::stop) before its budget
 };
 
 struct CoverageRow {
@@ -98,11 +139,23 @@ struct TuneOutcome {
   std::vector<ClassOutcome> classes;
   std::vector<CoverageRow> coverage;
   size_t measured = 0, reused = 0;           // (variant, shape) pairs
+  bool stopped = false;                      // TuneOptions::stop ended the search early
+  PipelineStats pipeline;
 };
 
+// Classes are searched together, one batch at a time, round robin: while one batch is
+// measured the next (another class's) is asked for and prepared. A strategy that learns from
+// scores is never asked while its previous batch is in flight, so each class sees exactly
+// the ask/tell sequence it would see alone; strategies that ignore scores (exhaustive,
+// random) may be asked early, which keeps the pipeline full when one class is left.
 TuneOutcome tune(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes, ClassMode mode,
                  const TuneOptions& opt, Evaluator& evaluator, TuningDb& db,
                  const std::function<void(const Progress&)>& on_progress = {});
+
+// Coverage rows of the tuned classes: each shape, its class's winner, against the shape's
+// own best correct record, in `shapes` order.
+std::vector<CoverageRow> coverage(const std::vector<ClassOutcome>& classes, const TuningDb& db,
+                                  const std::vector<const task::ShapeSpec*>& shapes);
 
 // Winner among candidates (params with their score and registers): the lowest score wins;
 // every candidate within 1% of it is a tie, broken by fewer registers (unknown counts as
@@ -128,7 +181,8 @@ class ReplayEvaluator : public Evaluator {
 };
 
 // The config document (schema ako.config/1) for the outcome: one class per shape class, in
-// class order, the winner's params (untuned classes keep theirs), `source` as given.
+// class order, the winner's params and the shapes it was tuned on (`tuned_on`); untuned and
+// incomplete classes keep their params and get no `tuned_on`. `source` as given.
 nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source);
 
 }  // namespace ako::search

@@ -28,13 +28,14 @@ std::string record_key(const std::string& shape, const Params& params) {
 json to_json(const DbRecord& r) {
   json cases = json::array();
   for (const auto& c : r.cases)
-    cases.push_back({{"label", c.label}, {"verdict", c.verdict}, {"median_us", c.median_us}, {"ci_rel", c.ci_rel}});
+    cases.push_back({{"label", c.label}, {"verdict", c.verdict}, {"median_us", c.median_us}, {"ci_rel", c.ci_rel},
+                     {"reference_us", c.reference_us}});
   const DbContext& x = r.context;
   return json{{"schema", kTuneRecordSchema}, {"task", x.task}, {"source_hash", x.source_hash},
               {"device", x.device}, {"driver", x.driver}, {"nvrtc", x.nvrtc}, {"arch", x.arch},
               {"l2", x.l2}, {"dtypes", x.dtypes}, {"shape", r.shape}, {"params", r.params},
               {"verdict", r.verdict}, {"reason", r.reason}, {"median_us", r.median_us},
-              {"ci_rel", r.ci_rel}, {"registers", r.registers}, {"cases", cases},
+              {"ci_rel", r.ci_rel}, {"registers", r.registers}, {"reference_us", r.reference_us}, {"cases", cases},
               {"recorded_at", r.recorded_at}};
 }
 
@@ -59,10 +60,11 @@ DbRecord record_from_json(const json& j) {
     r.median_us = j.at("median_us").get<double>();
     r.ci_rel = j.value("ci_rel", 0.0);
     r.registers = j.value("registers", -1);
+    r.reference_us = j.value("reference_us", 0.0);
     r.recorded_at = j.value("recorded_at", "");
     for (const auto& c : j.value("cases", json::array()))
       r.cases.push_back({c.at("label").get<std::string>(), c.at("verdict").get<std::string>(),
-                         c.value("median_us", 0.0), c.value("ci_rel", 0.0)});
+                         c.value("median_us", 0.0), c.value("ci_rel", 0.0), c.value("reference_us", 0.0)});
     return r;
   } catch (const json::exception& e) {
     throw Error(std::string("malformed tuning record: ") + e.what());

@@ -39,6 +39,7 @@ struct DbCase {
   std::string verdict;         // correct, incorrect, failed, skipped
   double median_us = 0;
   double ci_rel = 0;
+  double reference_us = 0;     // the reference's median for this case label, timed once per tune run; 0 unknown
 };
 
 struct DbRecord {
@@ -50,6 +51,7 @@ struct DbRecord {
   double median_us = 0;        // sum of the cases' solution medians (every dtype x flag)
   double ci_rel = 0;           // largest case ci_rel
   int registers = -1;          // most registers per thread over the variant's instantiations
+  double reference_us = 0;     // sum of the cases' reference medians (0: not all known)
   std::vector<DbCase> cases;
   std::string recorded_at;     // ISO 8601 UTC
   bool correct() const { return verdict == "correct" && median_us > 0; }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "task/config.hpp"
 #include "task/expr.hpp"
 #include "task/json_field.hpp"
 #include "task/name_expression.hpp"
@@ -109,27 +110,28 @@ struct ParamChoice {
   Params params;
   std::string config_class;
   std::string origin;  // for messages: where the params came from
+  std::string note;    // the shape was not tuned: which class stands in (task/config.hpp)
 };
 
 ParamChoice choose_params(const TaskSpec& spec, const ExprEnv& env, const ParamOverrides& overrides,
-                          const std::string& label) {
+                          const std::string& label, const std::string& shape) {
   ParamChoice choice;
   const std::string config_file = (spec.root / spec.solution.config).string();
-  for (size_t i = 0; i < spec.config_classes.size() && choice.config_class.empty(); ++i) {
-    const ConfigClass& cls = spec.config_classes[i];
-    bool matches = true;
-    if (!cls.when.empty()) {
-      try {
-        matches = eval_bool(cls.when, env);
-      } catch (const Error& e) {
-        throw SpecError(config_file, fmt::format("classes[{}].when", i), fmt::format("case \"{}\": {}", label, e.what()));
-      }
-    }
-    if (matches) {
-      choice.params = cls.params;
-      choice.config_class = cls.name;
-      choice.origin = fmt::format("config class \"{}\" of {}", cls.name, config_file);
-    }
+  // The first class whose `when` holds; with a tuned config, the nearest tuned class for a
+  // shape whose own class was not tuned (task/config.hpp).
+  ClassChoice cc;
+  try {
+    cc = choose_config_class(spec, spec.config_classes, env, shape);
+  } catch (const Error& e) {
+    throw SpecError(config_file, "classes[].when", fmt::format("case \"{}\": {}", label, e.what()));
+  }
+  if (cc.index >= 0) {
+    const ConfigClass& cls = spec.config_classes[cc.index];
+    choice.params = cls.params;
+    choice.config_class = cls.name;
+    choice.origin = fmt::format("config class \"{}\" of {}", cls.name, config_file);
+    if (cc.nearest) choice.origin += fmt::format(" (nearest tuned class for shape {})", shape);
+    choice.note = cc.note;
   }
   if (choice.config_class.empty()) {
     for (const auto& p : spec.solution.params) choice.params[p.name] = p.values.front();
@@ -295,12 +297,13 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
   c.reference = instantiate(spec, spec.reference, "reference", env, c, {}, scalars, label);
 
   if (compare) {
-    ParamChoice choice = choose_params(spec, env, overrides, label);
+    ParamChoice choice = choose_params(spec, env, overrides, label, shape.name);
     ExprEnv solution_env = env;
     for (const auto& [name, v] : choice.params) solution_env[name] = v;
     check_constraints(spec, solution_env, choice, label);
     c.params = choice.params;
     c.config_class = choice.config_class;
+    c.config_note = choice.note;
     c.solution = instantiate(spec, spec.solution, "solution", solution_env, c, c.params, scalars, label);
   }
 

@@ -29,6 +29,7 @@ struct Case {
   std::map<std::string, bool> flags;
   std::map<std::string, int64_t> params;  // solution parameters (empty for reference_check)
   std::string config_class;               // config class the params came from ("default", ...)
+  std::string config_note;                // shape not tuned: which tuned class stands in (task/config.hpp)
   std::vector<exec::BufferJob> buffers;
   std::map<std::string, double> scalars;  // every scalar's value (for the CPU reference)
   KernelInstance reference;

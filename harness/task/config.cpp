@@ -2,10 +2,14 @@
 // checked against the spec it belongs to so that a stale or hand-edited config is caught at
 // load time, not in the middle of a run.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "task/config.hpp"
+#include "task/expr.hpp"
 #include "task/json_field.hpp"
 #include "task/spec.hpp"
 #include "task/spec_checks.hpp"
@@ -33,7 +37,7 @@ std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::file
   Field classes = top["classes"];
   classes.require_array();
   for (const Field& c : classes.elements()) {
-    c.only_keys({"name", "when", "params"});
+    c.only_keys({"name", "when", "params", "tuned_on"});
     ConfigClass cls;
     cls.name = c["name"].non_empty_string();
     for (const auto& other : out)
@@ -59,10 +63,131 @@ std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::file
         cls.params[name] = v;
       }
     }
+    if (c["tuned_on"].present()) {
+      // [{"name": "flux1-single", "dims": {"rows": 4608, "cols": 3072}}, ...], written by ako tune.
+      Field tuned = c["tuned_on"];
+      tuned.require_array();
+      for (const Field& t : tuned.elements()) {
+        t.only_keys({"name", "dims"});
+        ShapeSpec shape;
+        shape.name = t["name"].non_empty_string();
+        for (const auto& [dim, value] : t["dims"].members()) {
+          if (std::find(spec.dims.begin(), spec.dims.end(), dim) == spec.dims.end())
+            value.fail(fmt::format("unknown dim; expected one of {}", join_names(spec.dims)));
+          shape.dims[dim] = value.integer();
+        }
+        cls.tuned_on.push_back(std::move(shape));
+      }
+    }
     // Missing params fall back to the first allowed value, as for a case no class matches.
     for (const auto& p : spec.solution.params) cls.params.emplace(p.name, p.values.front());
     out.push_back(std::move(cls));
   }
+  return out;
+}
+
+namespace {
+
+bool launch_ok(const std::vector<std::string>& exprs, bool grid, const ExprEnv& env) {
+  int64_t product = 1;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    const int64_t v = eval_int(exprs[i], env);
+    const int64_t limit = grid ? (i == 0 ? (int64_t{1} << 31) - 1 : 65535) : (i == 2 ? 64 : 1024);
+    if (v <= 0 || v > limit) return false;
+    product *= v;
+  }
+  return grid || product <= 1024;
+}
+
+// The dims the classes' `when` expressions mention: what the config says matters.
+std::vector<std::string> selecting_dims(const TaskSpec& spec, const std::vector<ConfigClass>& classes) {
+  std::vector<std::string> out;
+  for (const auto& d : spec.dims)
+    for (const auto& c : classes)
+      if (!c.when.empty() && expr_identifiers(c.when).count(d)) {
+        out.push_back(d);
+        break;
+      }
+  return out.empty() ? spec.dims : out;
+}
+
+double log_distance(const ExprEnv& env, const ShapeSpec& shape, const std::vector<std::string>& dims) {
+  double d = 0;
+  for (const auto& name : dims) {
+    auto a = env.find(name);
+    auto b = shape.dims.find(name);
+    if (a == env.end() || b == shape.dims.end()) return std::numeric_limits<double>::infinity();
+    d += std::abs(std::log2(std::max<double>(1, static_cast<double>(a->second))) -
+                  std::log2(std::max<double>(1, static_cast<double>(b->second))));
+  }
+  return d;
+}
+
+std::string shape_names(const std::vector<ShapeSpec>& shapes) {
+  std::vector<std::string> names;
+  for (const auto& s : shapes) names.push_back(s.name);
+  return join_names(names, ", ");
+}
+
+}  // namespace
+
+bool params_valid(const TaskSpec& spec, const std::map<std::string, int64_t>& params, const ExprEnv& env) {
+  ExprEnv e = env;
+  for (const auto& [k, v] : params) e[k] = v;
+  try {
+    for (const auto& c : spec.solution.constraints)
+      if (!eval_bool(c, e)) return false;
+    return launch_ok(spec.solution.block, false, e) && launch_ok(spec.solution.grid, true, e);
+  } catch (const Error&) {
+    return false;  // e.g. a division by zero for these params: they cannot run here
+  }
+}
+
+ClassChoice choose_config_class(const TaskSpec& spec, const std::vector<ConfigClass>& classes, const ExprEnv& env,
+                                const std::string& shape) {
+  ClassChoice out;
+  for (size_t i = 0; i < classes.size() && out.matched < 0; ++i)
+    if (classes[i].when.empty() || eval_bool(classes[i].when, env)) out.matched = static_cast<int>(i);
+  out.index = out.matched;
+  const bool any_tuned =
+      std::any_of(classes.begin(), classes.end(), [](const ConfigClass& c) { return !c.tuned_on.empty(); });
+  if (!any_tuned) return out;  // a hand-written config: the first matching class, as always
+
+  auto tuned_on = [&](const ConfigClass& c) {
+    return std::any_of(c.tuned_on.begin(), c.tuned_on.end(), [&](const ShapeSpec& s) { return s.name == shape; });
+  };
+  if (out.matched >= 0 && !classes[out.matched].tuned_on.empty()) {
+    const ConfigClass& c = classes[out.matched];
+    out.tuned_here = tuned_on(c);
+    if (!out.tuned_here)
+      out.note = fmt::format("class {} used for shape {} (not tuned; the class was tuned on {})", c.name, shape,
+                             shape_names(c.tuned_on));
+    return out;
+  }
+
+  const std::vector<std::string> dims = selecting_dims(spec, classes);
+  double best = std::numeric_limits<double>::infinity();
+  int nearest = -1;
+  for (size_t i = 0; i < classes.size(); ++i) {
+    if (classes[i].tuned_on.empty() || !params_valid(spec, classes[i].params, env)) continue;
+    for (const auto& s : classes[i].tuned_on)
+      if (const double d = log_distance(env, s, dims); d < best) {
+        best = d;
+        nearest = static_cast<int>(i);
+      }
+  }
+  const std::string own = out.matched >= 0 ? "its class " + classes[out.matched].name : std::string("no class");
+  if (nearest < 0) {
+    out.note = fmt::format("shape {} (not tuned): {} kept, no tuned class's params are valid for it", shape,
+                           out.matched >= 0 ? "the params of class " + classes[out.matched].name
+                                            : std::string("the first allowed values"));
+    return out;
+  }
+  out.index = nearest;
+  out.nearest = true;
+  out.tuned_here = tuned_on(classes[nearest]);
+  out.note = fmt::format("nearest class {} used for shape {} (not tuned; {} has no tuned params)",
+                         classes[nearest].name, shape, own);
   return out;
 }
 

@@ -56,18 +56,21 @@ struct KernelSpec {
   std::vector<std::string> allow;        // solution only: static checks the task permits (kStaticChecks)
 };
 
+struct ShapeSpec {
+  std::string name;
+  std::map<std::string, int64_t> dims;
+  std::string source;                    // where the shape comes from (model, resolution)
+};
+
 // One class of a solution's tuned config (solution.config, schema ako.config/1): the
 // parameters to use for the cases its `when` selects. The first class whose `when` holds wins.
 struct ConfigClass {
   std::string name;
   std::string when;                      // boolean expression over dims and flags; empty: always
   std::map<std::string, int64_t> params; // every declared param (missing ones: first allowed value)
-};
-
-struct ShapeSpec {
-  std::string name;
-  std::map<std::string, int64_t> dims;
-  std::string source;                    // where the shape comes from (model, resolution)
+  // Shapes `ako tune` measured these params on (name + dims); empty: not tuned (hand-written
+  // or kept). See task/config.hpp for how untuned classes borrow the nearest tuned one.
+  std::vector<ShapeSpec> tuned_on;
 };
 
 struct TaskSpec {

@@ -17,7 +17,9 @@ struct TuneCommandOptions {
   std::filesystem::path root;
   std::string strategy = "evolve";
   std::string budget;                    // variants per class: "N", or "P%" of its valid points; empty: no limit
-  size_t batch = 32;                     // variants per compile + measure batch
+  size_t batch = 0;                      // variants per compile + measure batch; 0: 32 for evolve, else 128
+  std::string time;                      // wall budget ("300", "300s", "5m", "1.5h"); empty: none
+  std::filesystem::path json;            // summary (schema ako.tune-summary/1); empty: none
   std::vector<std::string> shapes;       // empty: all of the task's
   std::vector<std::string> dtypes;       // empty: all of the task's
   std::string classes = "config";        // config or shape
@@ -27,8 +29,10 @@ struct TuneCommandOptions {
   bool write_config = false;
   std::string arch;
   bool hot = false;
-  int trials = 0;                        // 0: the task's
-  double max_time_s = 0.05;              // timing budget per kernel and case
+  int trials = 0;                        // validation input sets per case; 0: 1 (ako run re-validates
+                                         // the winners with the task's trials)
+  double max_time_s = 0.01;              // timing budget per kernel and case
+  double warmup_ms = 5;                  // warm-up wall time per kernel and case
   double case_timeout_s = 60;
   int jobs = 0;
   bool no_cache = false;

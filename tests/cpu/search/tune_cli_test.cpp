@@ -5,6 +5,7 @@
 #include "cpu/ako_cli_support.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <sys/wait.h>
 
 #include "search/tuner.hpp"
@@ -20,6 +21,11 @@ using ako::testsupport::has;
 using ako::testsupport::Ran;
 
 Ran ako(const std::string& args, const fs::path& cwd) { return ako::testsupport::run_ako(args, cwd); }
+
+std::string read_text(const fs::path& f) {
+  std::ifstream in(f);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 std::string without_wall(std::string s) {
   const auto w = s.find(", wall ");
@@ -107,6 +113,60 @@ TEST(TuneCli, UsageErrorsAndMissingData) {
   EXPECT_EQ(part.status, 1) << part.out;
   EXPECT_TRUE(has(part.out, "TUNE: 1/2 classes tuned")) << part.out;
   EXPECT_TRUE(has(part.out, "(none)")) << part.out;
+}
+
+// Tuned on two shapes only: every other shape is reported with the class that serves it
+// from the written config (its own tuned class, or the nearest tuned one), the summary JSON
+// says the same, and the task stage picks those classes.
+TEST(TuneCli, UnseenShapesGetTheNearestTunedClassAndTheReportSaysSo) {
+  ScratchDir dir("cli-nearest");
+  const fs::path ws = dir.workspace();
+  write_landscape(real_spec(ws), dir.path() / "db.jsonl");
+  const Ran r = ako("tune task rmsnorm --replay db.jsonl --strategy exhaustive --shapes flux1-single,zimage "
+                    "--write-config --json summary.json --no-progress",
+                    dir.path());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* w : {"shapes the tuning did not measure",
+                        "nearest class cols-4096 used for shape flux2-single (not tuned; its class cols-6144 has no tuned params)",
+                        // The nearer class's winner cannot run on 1536 columns (its CHUNKS reach past the row):
+                        "shape wan13b-480p (not tuned): the params of class cols-1536 kept, no tuned class's params are valid",
+                        "class cols-3072 used for shape qwen-image (not tuned; the class was tuned on flux1-single)"})
+    EXPECT_TRUE(has(r.out, w)) << w << "\n" << r.out;
+  EXPECT_FALSE(has(r.out, "PIPELINE:")) << "replay measures nothing: no pipeline line";
+
+  const auto summary = nlohmann::json::parse(read_text(dir.path() / "summary.json"));
+  EXPECT_EQ(summary["schema"], "ako.tune-summary/1");
+  EXPECT_EQ(summary["strategy"], "exhaustive");
+  EXPECT_EQ(summary["unseen_shapes"].size(), 8u);
+  EXPECT_FALSE(summary["stopped"].get<bool>());
+  EXPECT_TRUE(summary["pipeline"].contains("hidden_fraction"));
+  size_t tuned = 0;
+  for (const auto& c : summary["classes"])
+    if (c.contains("winner")) {
+      ++tuned;
+      EXPECT_TRUE(c["complete"].get<bool>());
+      EXPECT_GT(c["score_us"].get<double>(), 0);
+    }
+  EXPECT_EQ(tuned, 2u);
+
+  const task::TaskSpec tuned_spec = task::load_task(ws, "rmsnorm");
+  for (const auto& c : task::expand_cases(tuned_spec, {{"flux2-single"}, {}}, {}, false)) {
+    EXPECT_EQ(c.config_class, "cols-4096");
+    EXPECT_TRUE(has(c.config_note, "nearest class cols-4096 used for shape flux2-single")) << c.config_note;
+  }
+}
+
+TEST(TuneCli, TimeBudgetIsParsedAndReported) {
+  ScratchDir dir("cli-time");
+  const fs::path ws = dir.workspace();
+  write_landscape(real_spec(ws), dir.path() / "db.jsonl");
+  const Ran bad = ako("tune task rmsnorm --replay db.jsonl --time 5min", dir.path());
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(has(bad.out, "--time 5min: expected a positive duration")) << bad.out;
+  const Ran ok = ako("tune task rmsnorm --replay db.jsonl --strategy random --budget 10 --time 5m --no-progress", dir.path());
+  ASSERT_EQ(ok.status, 0) << ok.out;
+  EXPECT_TRUE(has(ok.out, "time budget 5m00s")) << ok.out;
+  EXPECT_FALSE(has(ok.out, "STOPPED")) << ok.out;
 }
 
 }  // namespace

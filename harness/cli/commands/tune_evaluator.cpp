@@ -1,0 +1,231 @@
+#include "cli/commands/tune_evaluator.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "cli/commands/workspace.hpp"
+#include "common/error.hpp"
+#include "exec/client/worker_client.hpp"
+#include "task/cases.hpp"
+
+namespace ako::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+const char* worst_verdict(const char* a, const std::string& b) {
+  auto rank = [](const std::string& v) { return v == "failed" ? 3 : v == "incorrect" ? 2 : v == "skipped" ? 1 : 0; };
+  static const char* names[] = {"correct", "skipped", "incorrect", "failed"};
+  return names[std::max(rank(a), rank(b))];
+}
+
+struct Variant {
+  search::EvalRequest req;
+  std::vector<task::Case> cases;
+  jit::CompiledModule module;
+  int registers = -1;
+  std::string error;                     // not measurable: invalid or does not compile
+};
+
+struct GpuBatch : search::PreparedBatch {
+  std::vector<Variant> variants;
+  BuiltKernels base;                     // reference + support kernels
+};
+
+}  // namespace
+
+GpuEvaluator::GpuEvaluator(const task::TaskSpec& spec, GpuEvaluatorOptions opt) : spec_(spec), opt_(std::move(opt)) {}
+
+std::vector<search::DbRecord> GpuEvaluator::evaluate(const std::vector<search::EvalRequest>& batch) {
+  return measure(*prepare(batch));
+}
+
+// Helper thread: touches only the spec (read-only), its own batch, the disk cache and the
+// atomic counters.
+std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search::EvalRequest> batch) {
+  auto out = std::make_unique<GpuBatch>();
+  out->requests = std::move(batch);
+  std::vector<task::Case> reference_cases;
+  for (const auto& req : out->requests) {
+    Variant v{req, {}, {}, -1, {}};
+    task::CaseFilter f;
+    for (const auto* s : req.shapes) f.shapes.push_back(s->name);
+    f.dtypes = opt_.dtypes;
+    try {
+      v.cases = task::expand_cases(spec_, f, req.params, false);
+    } catch (const Error& e) {
+      v.error = std::string("invalid: ") + e.what();  // the space should have caught it
+    }
+    for (auto c : v.cases) {
+      c.solution.reset();
+      reference_cases.push_back(std::move(c));
+    }
+    out->variants.push_back(std::move(v));
+  }
+
+  out->base = build_kernels(reference_cases, opt_.build);
+  if (!out->base.errors.empty())
+    throw Error("the reference or support kernels do not compile:\n" + out->base.errors.front());
+  std::vector<jit::CompileRequest> reqs;
+  std::vector<size_t> req_variant;
+  for (size_t i = 0; i < out->variants.size(); ++i) {
+    const Variant& v = out->variants[i];
+    if (!v.error.empty() || v.cases.empty()) continue;
+    jit::CompileRequest r;
+    r.source = v.cases.front().solution->file;
+    r.display_name = fs::relative(r.source, spec_.root).string();
+    std::set<std::string> names;
+    for (const auto& c : v.cases) names.insert(c.solution->name_expression);
+    r.name_expressions.assign(names.begin(), names.end());
+    r.arch = opt_.build.arch;
+    reqs.push_back(std::move(r));
+    req_variant.push_back(i);
+  }
+  const jit::BatchResult br = jit::compile_all(reqs, opt_.build.compile);
+  for (size_t k = 0; k < reqs.size(); ++k) {
+    Variant& v = out->variants[req_variant[k]];
+    if (!br.errors[k].empty()) {
+      ++compile_errors;
+      v.error = "compile error: " + br.errors[k].substr(0, br.errors[k].find('\n', br.errors[k].find('\n') + 1));
+      continue;
+    }
+    ++compiled;
+    v.module = br.modules[k];
+    for (const auto& [lowered, res] : v.module.resources) v.registers = std::max(v.registers, res.registers);
+  }
+  return out;
+}
+
+std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepared) {
+  auto& batch = dynamic_cast<GpuBatch&>(prepared);
+  auto& vs = batch.variants;
+
+  // One job for the batch: every compiled variant's cases, same inputs per case label.
+  exec::TimingOptions timing;
+  timing.hot = opt_.hot;
+  timing.max_time_s = opt_.max_time_s;
+  timing.warmup_ms = opt_.warmup_ms;
+  exec::WorkerJob job;
+  std::vector<std::pair<size_t, size_t>> owner;  // job case -> (variant, case)
+  std::vector<std::string> claimed;              // labels whose reference this job times
+  for (size_t i = 0; i < vs.size(); ++i) {
+    if (!vs[i].error.empty()) continue;
+    BuiltKernels bk = batch.base;
+    bk.modules[vs[i].cases.front().solution->file.string()] = vs[i].module;
+    exec::WorkerJob vj = make_worker_job(vs[i].cases, bk, spec_.op, opt_.trials, opt_.seed, timing, true,
+                                         opt_.build.compile.cache_dir);
+    if (job.cases.empty()) {
+      job.support = vj.support;
+      job.timing = vj.timing;
+      job.cache_dir = vj.cache_dir;
+    }
+    for (size_t c = 0; c < vj.cases.size(); ++c) {
+      vj.cases[c].index = static_cast<int>(job.cases.size());
+      // Validation against the reference always happens; timing it only once per label.
+      vj.cases[c].time_reference = references.claim(vj.cases[c].label);
+      if (vj.cases[c].time_reference) claimed.push_back(vj.cases[c].label);
+      owner.emplace_back(i, c);
+      job.cases.push_back(std::move(vj.cases[c]));
+    }
+  }
+  std::vector<std::vector<CaseResult>> results(vs.size());
+  for (size_t i = 0; i < vs.size(); ++i) results[i].resize(vs[i].cases.size());
+  if (!job.cases.empty()) {
+    exec::ClientOptions copt;
+    copt.worker_exe = worker_executable();
+    copt.case_timeout_s = opt_.case_timeout_s;
+    copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-tune-{}", ::getpid());
+    fs::create_directories(copt.scratch_dir);
+    const int total = static_cast<int>(job.cases.size());
+    exec::ClientCallbacks cb;
+    cb.on_device = [&](const DeviceInfo& d) { device = d; };
+    cb.on_begin = [&](int i) {
+      if (on_case) on_case(job.cases[i].label, "validating");
+    };
+    cb.on_phase = [&](int i, const std::string& phase) {
+      if (on_case && phase != "validate") on_case(job.cases[i].label, phase == "time_reference" ? "timing reference" : "timing");
+    };
+    exec::WorkerRun run = exec::run_worker(job, copt, cb);
+    std::error_code ec;
+    fs::remove_all(copt.scratch_dir, ec);
+    for (const auto& r : run.results)
+      if (r.index >= 0 && r.index < total) {
+        auto [vi, ci] = owner[r.index];
+        results[vi][ci] = r;
+        if (job.cases[r.index].time_reference)
+          references.settle(job.cases[r.index].label,
+                            r.reference_time ? std::optional<double>(r.reference_time->median_us) : std::nullopt);
+      }
+    for (const auto& label : claimed)  // a case the worker never reported
+      if (!references.median_us(label)) references.settle(label, std::nullopt);
+    cases_run += run.results.size();
+    if (!run.fatal.empty() && run.results.empty()) throw Error("the worker could not run: " + run.fatal);
+  }
+
+  // One record per (variant, shape): the sum of the solution medians over its cases.
+  std::vector<search::DbRecord> out;
+  for (size_t i = 0; i < vs.size(); ++i) {
+    const Variant& v = vs[i];
+    bool all_correct = v.error.empty(), all_timed = v.error.empty();
+    for (const auto* s : v.req.shapes) {
+      search::DbRecord rec;
+      rec.shape = s->name;
+      rec.params = v.req.params;
+      rec.registers = v.registers;
+      rec.recorded_at = utc_now();
+      const char* verdict = "correct";
+      if (!v.error.empty()) {
+        verdict = "failed";
+        rec.reason = v.error;
+      }
+      bool reference_known = true;
+      for (size_t c = 0; c < v.cases.size() && v.error.empty(); ++c) {
+        if (v.cases[c].shape != s) continue;
+        const CaseResult& r = results[i][c];
+        search::DbCase dc{v.cases[c].label(), verdict_name(r.verdict), 0, 0, 0};
+        if (r.solution_time) {
+          dc.median_us = r.solution_time->median_us;
+          dc.ci_rel = r.solution_time->ci_rel;
+        }
+        dc.reference_us = references.median_us(dc.label).value_or(0);
+        reference_known = reference_known && dc.reference_us > 0;
+        verdict = worst_verdict(verdict, dc.verdict);
+        if (dc.verdict != "correct" && rec.reason.empty()) rec.reason = dc.label + ": " + r.reason;
+        if (dc.verdict == "correct" && dc.median_us <= 0) {
+          verdict = worst_verdict(verdict, "skipped");
+          if (rec.reason.empty()) rec.reason = dc.label + ": not timed";
+        }
+        rec.median_us += dc.median_us;
+        rec.reference_us += dc.reference_us;
+        rec.ci_rel = std::max(rec.ci_rel, dc.ci_rel);
+        rec.cases.push_back(std::move(dc));
+      }
+      if (!reference_known) rec.reference_us = 0;
+      rec.verdict = verdict;
+      all_correct = all_correct && rec.verdict != "incorrect" && rec.verdict != "failed";
+      all_timed = all_timed && rec.correct();
+      out.push_back(std::move(rec));
+    }
+    if (v.error.empty()) ++validated;
+    if (v.error.empty() && all_correct) ++correct;
+    if (all_timed) ++timed;
+  }
+  return out;
+}
+
+}  // namespace ako::cli

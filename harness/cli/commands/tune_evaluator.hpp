@@ -1,0 +1,62 @@
+#pragma once
+// The GPU side of `ako tune`: a search::Evaluator in two stages so that compiling hides
+// behind measuring (the tuner runs prepare() of the next batch on a helper thread while
+// measure() of the current one runs on its own thread):
+//
+//   prepare  expand each variant's cases, compile the reference and support kernels (cached
+//            after the first batch) and every variant, one NVRTC program each, in forked
+//            processes (NVRTC serialises threads of one process; cuda_tech.md §1)
+//   measure  one worker job for the whole batch: every (variant, case) validated against
+//            the reference, then timed; the reference itself is timed once per case label
+//            per run (search::ReferenceTimes), not once per variant
+//
+// A variant that does not compile, is wrong or crashes costs its own records only.
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands/run_plan.hpp"
+#include "exec/protocol/job.hpp"
+#include "search/reference_times.hpp"
+#include "search/tuner.hpp"
+#include "task/spec.hpp"
+
+namespace ako::cli {
+
+struct GpuEvaluatorOptions {
+  std::vector<DType> dtypes;             // empty: the task's
+  int trials = 3;                        // validation input sets per case
+  bool hot = false;
+  double max_time_s = 0.01;              // timing budget per kernel and case
+  double warmup_ms = 5;                  // warm-up wall time per kernel and case
+  double case_timeout_s = 60;
+  uint64_t seed = 1;
+  BuildOptions build;
+};
+
+class GpuEvaluator : public search::Evaluator {
+ public:
+  GpuEvaluator(const task::TaskSpec& spec, GpuEvaluatorOptions opt);
+
+  std::vector<search::DbRecord> evaluate(const std::vector<search::EvalRequest>& batch) override;
+  std::unique_ptr<search::PreparedBatch> prepare(std::vector<search::EvalRequest> batch) override;
+  std::vector<search::DbRecord> measure(search::PreparedBatch& batch) override;
+  bool concurrent() const override { return true; }
+
+  // Variants: compiled (helper thread), then on the tuner's thread: validated (ran on the
+  // GPU), correct on every case, timed on every case.
+  std::atomic<size_t> compiled{0}, compile_errors{0};
+  size_t validated = 0, correct = 0, timed = 0, cases_run = 0;
+  std::optional<DeviceInfo> device;
+  search::ReferenceTimes references;
+  // Per case event inside a batch (tuner's thread): "validating" or "timing".
+  std::function<void(const std::string& label, const std::string& what)> on_case;
+
+ private:
+  const task::TaskSpec& spec_;
+  GpuEvaluatorOptions opt_;
+};
+
+}  // namespace ako::cli
