@@ -1,0 +1,92 @@
+#include "iterate/status.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "gate/case_key.hpp"
+#include "measure/stats/stats.hpp"
+
+namespace ako::iterate {
+
+namespace {
+
+// Compare cases with a correct, timed solution, by case key.
+std::map<std::string, const TimingStats*> timed_cases(const RunResult& r) {
+  std::map<std::string, const TimingStats*> out;
+  for (const auto& c : r.cases)
+    if (c.kind == "compare" && c.verdict == Verdict::correct && c.solution_time && c.solution_time->samples > 0)
+      out[gate::case_key(c)] = &*c.solution_time;
+  return out;
+}
+
+bool has_failure(const RunResult& r) {
+  if (!r.summary.compiled || !r.error.empty()) return true;
+  int compare_cases = 0;
+  for (const auto& c : r.cases) {
+    if (c.verdict == Verdict::failed || c.verdict == Verdict::skipped) return true;
+    compare_cases += c.kind == "compare";
+  }
+  return compare_cases == 0;
+}
+
+bool has_incorrect(const RunResult& r) {
+  return std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.verdict == Verdict::incorrect; });
+}
+
+}  // namespace
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::baseline: return "baseline";
+    case Status::improved: return "improved";
+    case Status::no_change: return "no-change";
+    case Status::regression: return "regression";
+    case Status::incorrect: return "incorrect";
+    case Status::failed: return "failed";
+  }
+  return "?";
+}
+
+std::optional<Status> parse_status(const std::string& s) {
+  for (Status v : {Status::baseline, Status::improved, Status::no_change, Status::regression, Status::incorrect,
+                   Status::failed})
+    if (s == status_name(v)) return v;
+  return std::nullopt;
+}
+
+bool RunComparison::within_noise() const { return std::abs(now_us - then_us) <= noise_us; }
+
+RunComparison compare_runs(const RunResult& now, const RunResult& then, double floor_rel) {
+  RunComparison c;
+  const auto a = timed_cases(now), b = timed_cases(then);
+  for (const auto& [key, t_now] : a) {
+    const auto it = b.find(key);
+    if (it == b.end()) continue;
+    const TimingStats& t_then = *it->second;
+    ++c.common_cases;
+    c.now_us += t_now->median_us;
+    c.then_us += t_then.median_us;
+    c.noise_us += std::max(t_now->ci_rel, floor_rel) * t_now->median_us + std::max(t_then.ci_rel, floor_rel) * t_then.median_us;
+    if (measure::within_noise(*t_now, t_then, floor_rel)) ++c.same;
+    else if (t_now->median_us < t_then.median_us) ++c.faster;
+    else ++c.slower;
+  }
+  return c;
+}
+
+Status classify(const RunResult& now, const RunResult* best) {
+  if (has_failure(now)) return Status::failed;
+  if (has_incorrect(now)) return Status::incorrect;
+  if (!best) return Status::baseline;
+  const RunComparison c = compare_runs(now, *best);
+  if (c.common_cases == 0 || c.within_noise()) return Status::no_change;
+  return c.now_us < c.then_us ? Status::improved : Status::regression;
+}
+
+std::string correctness_word(const RunResult& r) {
+  if (has_failure(r)) return "failed";
+  return has_incorrect(r) ? "incorrect" : "correct";
+}
+
+}  // namespace ako::iterate
