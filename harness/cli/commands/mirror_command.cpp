@@ -1,0 +1,54 @@
+#include "cli/commands/mirror_command.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/commands/workspace.hpp"
+#include "cli/exit_codes.hpp"
+#include "port/mirror.hpp"
+
+namespace ako::cli {
+
+int mirror_command(const MirrorCommandOptions& opt) {
+  port::MirrorOptions m;
+  m.workspace = find_workspace(opt.root);
+  m.engine = opt.from;
+  m.task = opt.task;
+  m.profile = opt.profile;
+  m.path = opt.path;
+  m.arch = opt.arch;
+  m.compile_check = !opt.no_compile;
+  const port::MirrorResult r = port::mirror_kernel(m);
+  const auto& p = r.provenance;
+
+  fmt::print("ako mirror: {} @ {} (profile {}) -> task {}\n", p.mirrored.path, p.mirrored.commit.substr(0, 12),
+             r.profile.name, p.task);
+  fmt::print("  sha256 {}\n", p.mirrored.sha256);
+  for (const auto& w : r.written) fmt::print("  wrote {}\n", w);
+  if (r.split.host_glue.empty()) {
+    fmt::print("  host glue: none found (no declaration names {})\n", fmt::join(r.profile.host_markers, ", "));
+  } else {
+    fmt::print("  host glue (ako port regenerates it):\n");
+    for (const auto& g : r.split.host_glue)
+      fmt::print("    {} {} (lines {}-{}){}\n", g.kind, g.name, g.first_line, g.last_line, g.entry.empty() ? "" : ": " + g.entry);
+  }
+  std::vector<std::string> engine_headers;
+  for (const auto& i : r.split.includes)
+    if (i.engine) engine_headers.push_back(i.target);
+  if (!engine_headers.empty())
+    fmt::print("  engine headers replaced by the device shims: {}\n", fmt::join(engine_headers, ", "));
+  if (!r.compile_checked) {
+    fmt::print("NVRTC: not checked (--no-compile)\n");
+    return kExitOk;
+  }
+  if (r.compiled) {
+    fmt::print("NVRTC: the device part compiles for {}\n", opt.arch);
+    return kExitOk;
+  }
+  fmt::print("NVRTC: the device part does not compile for {} on its own:\n{}\n", opt.arch, r.compile_log);
+  fmt::print("fix: the kernel uses engine device helpers beyond {} (names in the errors above): add them to the\n"
+             "profile's shim header, or hand-port the helpers into {}. The provenance is recorded either way.\n",
+             r.profile.device_shims, p.device_copy);
+  return kExitIncorrect;
+}
+
+}  // namespace ako::cli

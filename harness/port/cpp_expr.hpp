@@ -1,0 +1,16 @@
+#pragma once
+// Task-spec expressions (tasks/README.md: C syntax on int64) turned into C++ for the ported
+// host code: identifiers renamed to the generated variables, the spec's functions to ako's
+// constexpr helpers. The semantics are C's on int64_t in both, so the text carries over.
+#include <functional>
+#include <string>
+
+namespace ako::port {
+
+// Every identifier is passed to `rename` (function names included: ceil_div, min, max, pow2).
+std::string rename_identifiers(const std::string& expr, const std::function<std::string(const std::string&)>& rename);
+
+// The constexpr helpers the renamed functions call (ako_ceil_div, ako_min, ako_max, ako_pow2).
+std::string expr_helpers_cpp();
+
+}  // namespace ako::port

@@ -1,0 +1,39 @@
+#pragma once
+// Splits an engine kernel file (.cuh) into what NVRTC can compile and what it cannot: the
+// device part (kernels, traits, device helpers) and the host glue (the XxxKernel::run entry
+// points over tvm-ffi views, TensorMatcher checks, LaunchKernel calls), plus the includes.
+// A small scanner over namespace-level declarations (comments, strings, braces and
+// preprocessor lines understood); no C++ parser is needed for code written in the engine's
+// conventions, and anything it cannot place stays in the device part, where NVRTC judges it.
+#include <string>
+#include <vector>
+
+namespace ako::port {
+
+struct HostGlue {
+  std::string kind;            // "struct", "class" or "function"
+  std::string name;            // e.g. "RMSNormKernel"
+  std::string template_header; // e.g. "template <int64_t kDim, bool kUsePDL, typename DType>" or empty
+  std::string entry;           // the run() signature inside a struct, e.g. "static void run(const tvm::ffi::TensorView input, ...)"
+  int first_line = 0, last_line = 0;  // 1-based, in the engine file
+};
+
+struct IncludeLine {
+  std::string target;          // "sgl_kernel/tensor.h"
+  bool engine = false;         // matches the profile's engine_includes: replaced by the shims
+  int line = 0;
+};
+
+struct SplitCuh {
+  std::string device_text;     // the file with host glue and engine includes taken out (marked)
+  std::vector<HostGlue> host_glue;
+  std::vector<IncludeLine> includes;
+};
+
+// `host_markers`: a namespace-level declaration whose text contains one of them is host glue.
+// `engine_includes`: include-path prefixes of the engine's own headers; they are replaced by
+// one `#include "<shim_header>"` (none when shim_header is empty).
+SplitCuh split_cuh(const std::string& text, const std::vector<std::string>& host_markers,
+                   const std::vector<std::string>& engine_includes, const std::string& shim_header);
+
+}  // namespace ako::port

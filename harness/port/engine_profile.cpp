@@ -1,0 +1,123 @@
+#include "port/engine_profile.hpp"
+
+#include <cctype>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+
+namespace ako::port {
+
+namespace {
+
+using nlohmann::json;
+
+struct Reader {
+  const json& doc;
+  std::string file;
+
+  const json& at(const json& obj, const std::string& key, const std::string& path) const {
+    if (!obj.is_object() || !obj.contains(key)) throw SpecError(file, path, "missing (required)");
+    return obj.at(key);
+  }
+  std::string str(const json& obj, const std::string& key, const std::string& path, bool required = true) const {
+    if (!obj.contains(key)) {
+      if (required) throw SpecError(file, path, "missing (required string)");
+      return {};
+    }
+    const json& v = obj.at(key);
+    if (!v.is_string()) throw SpecError(file, path, "expected a string, got " + v.dump());
+    return v.get<std::string>();
+  }
+  std::vector<std::string> strings(const json& obj, const std::string& key, const std::string& path) const {
+    std::vector<std::string> out;
+    if (!obj.contains(key)) return out;
+    const json& v = obj.at(key);
+    if (!v.is_array()) throw SpecError(file, path, "expected an array of strings, got " + v.dump());
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_string()) throw SpecError(file, path + "[" + std::to_string(i) + "]", "expected a string");
+      out.push_back(v[i].get<std::string>());
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::string expand_op(const std::string& pattern, const std::string& op) {
+  std::string camel;
+  bool up = true;
+  for (char c : op) {
+    if (c == '_' || c == '-') { up = true; continue; }
+    camel += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  std::string out;
+  for (size_t i = 0; i < pattern.size();) {
+    if (pattern.compare(i, 4, "{op}") == 0) out += op, i += 4;
+    else if (pattern.compare(i, 4, "{Op}") == 0) out += camel, i += 4;
+    else out += pattern[i++];
+  }
+  return out;
+}
+
+std::string default_kernel_path(const EngineProfile& p, const std::string& op) {
+  return p.layout.kernel_root + "/" + expand_op(p.kernel_file, op);
+}
+
+std::string default_wrapper_path(const EngineProfile& p, const std::string& op) {
+  return p.layout.python_root + "/" + expand_op(p.wrapper_file, op);
+}
+
+EngineProfile load_engine_profile(const std::filesystem::path& workspace, const std::string& name_or_file) {
+  std::filesystem::path file = name_or_file;
+  if (file.extension() != ".json") file = workspace / "engines" / (name_or_file + ".json");
+  if (!std::filesystem::exists(file))
+    throw Error("engine profile '" + name_or_file + "' not found: " + file.string() +
+                " does not exist (profiles live in engines/<name>.json; pass --engine-profile NAME or a .json path)");
+  json doc;
+  try {
+    doc = json::parse(read_file(file));
+  } catch (const json::parse_error& e) {
+    throw SpecError(file.string(), "$", std::string("not valid JSON: ") + e.what());
+  }
+  const Reader r{doc, file.string()};
+  if (!doc.is_object()) throw SpecError(file.string(), "$", "expected an object");
+  if (r.str(doc, "schema", "schema") != kEngineSchema)
+    throw SpecError(file.string(), "schema", std::string("expected \"") + kEngineSchema + "\"");
+
+  EngineProfile p;
+  p.file = file;
+  p.name = r.str(doc, "name", "name");
+  p.description = r.str(doc, "description", "description", false);
+  const json& l = r.at(doc, "layout", "layout");
+  p.layout.kernel_root = r.str(l, "kernel_root", "layout.kernel_root");
+  p.layout.include_root = r.str(l, "include_root", "layout.include_root");
+  p.layout.python_root = r.str(l, "python_root", "layout.python_root");
+  p.layout.test_root = r.str(l, "test_root", "layout.test_root", false);
+  p.layout.benchmark_root = r.str(l, "benchmark_root", "layout.benchmark_root", false);
+  const json& po = r.at(doc, "port", "port");
+  p.kernel_file = r.str(po, "kernel_file", "port.kernel_file");
+  p.wrapper_file = r.str(po, "wrapper_file", "port.wrapper_file");
+  p.python_utils_module = r.str(po, "python_utils_module", "port.python_utils_module");
+  p.cpp_namespace = r.str(po, "cpp_namespace", "port.cpp_namespace", false);
+  p.kernel_struct = r.str(po, "kernel_struct", "port.kernel_struct");
+  p.includes = r.strings(po, "includes", "port.includes");
+  p.jit_flags = r.strings(po, "jit_flags", "port.jit_flags");
+  const json& m = r.at(doc, "mirror", "mirror");
+  p.host_markers = r.strings(m, "host_markers", "mirror.host_markers");
+  if (p.host_markers.empty()) throw SpecError(file.string(), "mirror.host_markers", "expected at least one marker");
+  p.engine_includes = r.strings(m, "engine_includes", "mirror.engine_includes");
+  p.device_shims = r.str(m, "device_shims", "mirror.device_shims", false);
+  if (!p.device_shims.empty() && !std::filesystem::exists(file.parent_path() / p.device_shims))
+    throw SpecError(file.string(), "mirror.device_shims",
+                    "names " + (file.parent_path() / p.device_shims).string() + ", which does not exist");
+  for (const auto& [k, v] : doc.items())
+    if (k != "schema" && k != "name" && k != "description" && k != "layout" && k != "port" && k != "mirror")
+      throw SpecError(file.string(), k, "unknown field (known: schema, name, description, layout, port, mirror)");
+  return p;
+}
+
+}  // namespace ako::port

@@ -1,0 +1,44 @@
+#pragma once
+// `ako mirror`: bring the engine's current kernel into the workspace and record where it came
+// from. The engine file is kept verbatim (what drift checks diff against), its device part is
+// written in a form NVRTC compiles (engine headers replaced by the profile's device shims, host
+// glue taken out and described), and solution/<task>/provenance.json records the engine commit,
+// path and content hash.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "port/engine_profile.hpp"
+#include "port/provenance.hpp"
+
+namespace ako::port {
+
+struct MirrorOptions {
+  std::filesystem::path workspace;  // the ako repository (tasks/, input/, solution/, engines/)
+  std::filesystem::path engine;     // the engine checkout
+  std::string task;
+  std::string profile;              // empty: the task's port.engine, else "sglang"
+  std::string path;                 // engine-relative kernel; empty: the task's port.mirror
+  bool compile_check = true;        // NVRTC-compile the device part
+  std::string arch = "sm_90a";
+  std::filesystem::path cuda_home;  // empty: as the JIT resolves it
+};
+
+struct MirrorResult {
+  Provenance provenance;
+  EngineProfile profile;
+  SplitCuh split;
+  std::vector<std::string> written;  // workspace-relative
+  bool compiled = false;             // NVRTC accepted the device part (false when not checked)
+  bool compile_checked = false;
+  std::string compile_log;           // NVRTC's errors when it did not
+};
+
+// Throws ako::Error (exit 2) for what stops it: no such task, profile or engine file, an engine
+// file with uncommitted changes (its provenance would name a commit that does not hold it).
+MirrorResult mirror_kernel(const MirrorOptions& opt);
+
+// The profile a task ports with: explicit, else the task's port.engine, else "sglang".
+std::string profile_name_for(const std::string& explicit_name, const std::string& task_port_engine);
+
+}  // namespace ako::port

@@ -1,0 +1,28 @@
+#pragma once
+// The engine kernel file `ako port` writes: the solution's device code, verbatim inside a
+// namespace of its own, then host glue in the engine's conventions (for SGLang: a
+// `Ako<Op>Kernel<flags..., DType>::run(tvm::ffi::TensorView...)` struct that checks every tensor
+// with TensorMatcher and launches with LaunchKernel), with the tuned configuration baked in as
+// a compile-time dispatch: one template instantiation per shape class of config.json, picked
+// at run time by the class's `when` in the config's order, exactly as `ako run` picks them.
+#include <string>
+
+#include "port/engine_profile.hpp"
+#include "port/port_names.hpp"
+#include "task/spec.hpp"
+
+namespace ako::port {
+
+struct RenderedKernel {
+  std::string file_text;       // the whole engine file
+  std::string device_section;  // includes + the device namespace: compiles with NVRTC alone
+  std::string device_block;    // the namespace block, as it appears in file_text
+};
+
+// `solution_text`: the solution .cuh; `origin`: one line saying where it came from (commit,
+// config source) for the header comment. Throws ako::Error for a spec port cannot express
+// (a kernel specialised on a dim, a buffer extent that is not a dim).
+RenderedKernel render_kernel(const task::TaskSpec& spec, const std::string& solution_text, const EngineProfile& profile,
+                             const PortNames& names, const std::string& origin);
+
+}  // namespace ako::port

@@ -1,0 +1,70 @@
+// The splitter finds SGLang's host glue and engine includes and leaves the device part whole.
+#include <gtest/gtest.h>
+
+#include "port/cuh_split.hpp"
+#include "cpu/port/engine_fixture.hpp"
+#include "port/line_diff.hpp"
+
+namespace ako::port {
+namespace {
+
+const std::vector<std::string> kMarkers = {"TensorView", "TensorMatcher", "LaunchKernel", "TVM_FFI"};
+const std::vector<std::string> kEngine = {"sgl_kernel/", "tvm/", "dlpack/"};
+
+TEST(CuhSplit, TakesOutTheHostStructAndDescribesItsEntryPoint) {
+  const SplitCuh s = split_cuh(testing::kEngineKernel, kMarkers, kEngine, "shims.cuh");
+  ASSERT_EQ(s.host_glue.size(), 1u);
+  EXPECT_EQ(s.host_glue[0].kind, "struct");
+  EXPECT_EQ(s.host_glue[0].name, "ToyRMSNormKernel");
+  EXPECT_EQ(s.host_glue[0].template_header, "template <int kDim, bool kUsePDL, typename DType>");
+  EXPECT_NE(s.host_glue[0].entry.find("static void run(const tvm::ffi::TensorView input"), std::string::npos);
+  EXPECT_GT(s.host_glue[0].last_line, s.host_glue[0].first_line);
+  EXPECT_EQ(s.device_text.find("TensorMatcher"), std::string::npos);
+  EXPECT_EQ(s.device_text.find("LaunchKernel"), std::string::npos);
+  EXPECT_NE(s.device_text.find("__global__ void toy_rmsnorm"), std::string::npos);
+  EXPECT_NE(s.device_text.find("struct ToyNormParams"), std::string::npos);
+  EXPECT_NE(s.device_text.find("host glue removed: struct ToyRMSNormKernel"), std::string::npos);
+}
+
+TEST(CuhSplit, ReplacesEngineIncludesByOneShimInclude) {
+  const SplitCuh s = split_cuh(testing::kEngineKernel, kMarkers, kEngine, "shims.cuh");
+  ASSERT_EQ(s.includes.size(), 4u);
+  for (const auto& i : s.includes) EXPECT_TRUE(i.engine) << i.target;
+  size_t count = 0;
+  for (size_t at = s.device_text.find("#include \"shims.cuh\""); at != std::string::npos;
+       at = s.device_text.find("#include \"shims.cuh\"", at + 1))
+    ++count;
+  EXPECT_EQ(count, 1u);
+  EXPECT_EQ(s.device_text.find("#include <sgl_kernel/"), std::string::npos);
+  EXPECT_EQ(s.device_text.rfind("#pragma once", 0), 0u);
+}
+
+TEST(CuhSplit, NestedNamespacesFreeFunctionsAndBracesInLiterals) {
+  const std::string text =
+      "#include <cuda_fp16.h>\n"
+      "namespace sglang {\nnamespace device::ptx {\n__device__ void f() { const char* s = \"}{\"; (void)s; }\n}\n"
+      "// a comment with TensorView in it does not make the next declaration host glue\n"
+      "constexpr int kTable[] = {1, 2, 3};\n"
+      "inline void launch_it(tvm::ffi::TensorView t) {\n  if (t.ndim()) { LaunchKernel(1, 1, t.device())(k); }\n}\n"
+      "}  // namespace sglang\n";
+  const SplitCuh s = split_cuh(text, kMarkers, kEngine, "");
+  ASSERT_EQ(s.host_glue.size(), 1u);
+  EXPECT_EQ(s.host_glue[0].kind, "function");
+  EXPECT_EQ(s.host_glue[0].name, "launch_it");
+  EXPECT_NE(s.device_text.find("constexpr int kTable[] = {1, 2, 3};"), std::string::npos);
+  EXPECT_NE(s.device_text.find("__device__ void f()"), std::string::npos);
+  EXPECT_FALSE(s.includes[0].engine);
+}
+
+TEST(LineDiff, ShowsOnlyTheChangedLinesWithContext) {
+  const std::string a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n";
+  const std::string b = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n";
+  const std::string d = unified_diff(a, b, "a/x", "b/x", 2);
+  EXPECT_NE(d.find("--- a/x\n+++ b/x\n@@ -3,5 +3,5 @@\n 3\n 4\n-5\n+five\n 6\n 7\n"), std::string::npos) << d;
+  EXPECT_EQ(unified_diff(a, a, "a", "b"), "");
+  EXPECT_EQ(changed_line_count(a, b), 2);
+  EXPECT_NE(unified_diff("", "x\n", "/dev/null", "b/x").find("@@ -0,0 +1,1 @@\n+x\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ako::port
