@@ -5,6 +5,8 @@
 
 #include "cli/commands/doctor_command.hpp"
 #include "cli/commands/gate_command.hpp"
+#include "cli/commands/iterate_cli.hpp"
+#include "cli/commands/port_command.hpp"
 #include "cli/commands/run_command.hpp"
 #include "cli/commands/tune_command.hpp"
 #include "cli/exit_codes.hpp"
@@ -74,6 +76,8 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--no-time", run.no_time, "validate only");
   run_cmd->add_flag("--no-cupti", run.no_cupti, "time with CUDA events instead of CUPTI (e.g. under ncu)");
   run_cmd->add_flag("--no-checks", run.no_checks, "skip the reference-vs-CPU-double checks on small shapes");
+  run_cmd->add_flag("--sanitize", run.sanitize,
+                    "re-run each failing case under compute-sanitizer (memcheck, racecheck, initcheck) and attach the reports");
   run_cmd->add_flag("--remeasure-bandwidth", run.remeasure_bandwidth, "measure the copy bandwidth again instead of using the cached value");
   run_cmd->add_flag("--builds", run.show_builds, "print the registers/spills table of every compiled kernel");
   run_cmd->add_option("--color", color, "colour the verdicts: auto, always or never")
@@ -134,7 +138,9 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--strategy", tune.strategy, "exhaustive, random or evolve")
       ->capture_default_str()->check(CLI::IsMember({"exhaustive", "random", "evolve"}));
   tune_cmd->add_option("--budget", tune.budget, "variants to evaluate per class: N, or P% of its valid points (default: no limit)");
-  tune_cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch")->capture_default_str();
+  tune_cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch (default: 32 for evolve, 128 otherwise)");
+  tune_cmd->add_option("--time", tune.time, "wall budget, e.g. 300, 300s, 5m, 1.5h: no new batch starts after it; rerun to resume");
+  tune_cmd->add_option("--json", tune.json, "also write a summary (schema ako.tune-summary/1) to this file");
   tune_cmd->add_option("--shapes", tune.shapes, "only these shapes, comma separated")->delimiter(',');
   tune_cmd->add_option("--dtypes", tune.dtypes, "only these dtypes, comma separated")->delimiter(',');
   tune_cmd->add_option("--classes", tune.classes, "config: the config's classes (shapes no class takes get their own); shape: one class per shape")
@@ -146,9 +152,11 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--root", tune.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   tune_cmd->add_option("--arch", tune.arch, "target arch for NVRTC (default: the GPU's)");
   tune_cmd->add_flag("--hot", tune.hot, "keep L2 warm between timed samples (default: flush it)");
-  tune_cmd->add_option("--trials", tune.trials, "fresh input sets per case (default: the task's)")->check(CLI::PositiveNumber);
+  tune_cmd->add_option("--trials", tune.trials, "fresh input sets per case for validation (default: 1; ako run re-validates with the task's)")->check(CLI::PositiveNumber);
   tune_cmd->add_option("--max-time", tune.max_time_s, "timing budget per kernel and case, seconds")
       ->capture_default_str()->check(CLI::PositiveNumber);
+  tune_cmd->add_option("--warmup-ms", tune.warmup_ms, "warm-up wall time per kernel and case, ms")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   tune_cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
       ->capture_default_str()->check(CLI::PositiveNumber);
   tune_cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes (default: number of CPUs)");
@@ -170,6 +178,9 @@ int main(int argc, char** argv) {
   doctor_cmd->add_option("--default-branch", doctor.default_branch, "the default branch (overrides config and upstream/HEAD)");
   doctor_cmd->add_flag("--ff,--fix", doctor.fast_forward, "fast-forward the default branch when it is only behind upstream");
 
+  ako::cli::IterateCli iterate_cli(app);  // ako iterate, ako best
+  ako::cli::PortCli port_cli(app);  // ako mirror, ako port
+
   app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use");
 
   try {
@@ -190,6 +201,8 @@ int main(int argc, char** argv) {
       return ako::cli::run_command(run);
     }
     if (doctor_cmd->parsed()) return ako::cli::doctor_command(doctor);
+    if (const auto code = iterate_cli.dispatch()) return *code;
+    if (const auto code = port_cli.dispatch()) return *code;
     if (gate_cmd->parsed()) {
       if (gate_progress_off) gate.progress = false;
       gate.color = gate_color == "always" ? ako::cli::ColorMode::always

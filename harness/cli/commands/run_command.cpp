@@ -1,5 +1,6 @@
 #include "cli/commands/run_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -17,6 +18,7 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "exec/client/gpu_probe.hpp"
+#include "exec/client/sanitizer.hpp"
 #include "exec/client/worker_client.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
@@ -177,6 +179,10 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   out.seed = opt.seed ? *opt.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
   out.trials = opt.trials > 0 ? opt.trials : p.spec.trials;
   out.arch = p.arch;
+  for (const auto& c : p.cases)
+    if (!c.config_note.empty() &&
+        std::find(out.config_notes.begin(), out.config_notes.end(), c.config_note) == out.config_notes.end())
+      out.config_notes.push_back(c.config_note);
   result.task = p.spec.name;
   result.options = options_json(opt, p, out.seed, out.trials);
   result.device.arch = p.arch;
@@ -230,6 +236,8 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   exec::WorkerJob job =
       make_worker_job(p.cases, built, p.spec.op, out.trials, out.seed, timing, !opt.no_time, cache_dir);
   job.remeasure_bandwidth = opt.remeasure_bandwidth;
+  // The worker's per-launch watchdog fires before the parent's silence watchdog.
+  job.launch_limit = exec::launch_limit_for_case_timeout(opt.case_timeout_s);
 
   exec::ClientOptions copt;
   copt.worker_exe = worker_executable();
@@ -261,6 +269,18 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
     exec::merge_worker_fields(c, wr);
     derive_rates(c, result.device.copy_bandwidth_gbs);
     refuse_implausible(c, result.device.copy_bandwidth_gbs);
+  }
+  if (opt.sanitize) {
+    // Each failing case again, alone and untimed, under every compute-sanitizer tool.
+    exec::SanitizeOptions so;
+    so.worker_exe = copt.worker_exe;
+    so.out_dir = fs::temp_directory_path() / fmt::format("ako-sanitize-{}", ::getpid());
+    so.launch_limit_s = std::max(120.0, 10 * opt.case_timeout_s);
+    for (auto& c : result.cases) {
+      if (!exec::worth_sanitizing(c)) continue;
+      progress.note(fmt::format("compute-sanitizer on case {} ({})", c.index, p.cases[c.index].label()));
+      c.sanitizer = exec::sanitize_case(job, c.index, so);
+    }
   }
   summarize(result);
   result.summary.compiled = true;
@@ -317,9 +337,15 @@ int run_command(const RunOptions& opt) {
   fmt::print("task {}: {} cases, seed {}, {} trials each, L2 {}\n\n", result.task, result.summary.cases, o.seed,
              o.trials, opt.hot ? "hot" : "flushed before every sample");
   fmt::print("{}\n", format_run_table(result, out_style));
+  for (const auto& note : o.config_notes) fmt::print("config: {}\n", note);
   fmt::print("{}", format_reference_checks(result, out_style));
   const std::string failures = format_failures(result, out_style);
   if (!failures.empty()) fmt::print("\n{}", failures);
+  for (const auto& c : result.cases)
+    for (const auto& sr : c.sanitizer)
+      fmt::print("\nsanitize case {} ({}): {}, exit {}, report {}\n{}", c.index, sr.tool,
+                 sr.errors < 0 ? std::string("no error summary") : fmt::format("{} error(s)", sr.errors), sr.exit_code,
+                 sr.report, sr.excerpt);
   if (!o.fatal.empty()) fmt::print(stderr, "ako run: the worker could not run: {}\n", o.fatal);
   fmt::print("\n{}", format_summary_lines(result));
   fmt::print("wall {:.2f} s\n", result.wall_s);

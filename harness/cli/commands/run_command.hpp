@@ -36,6 +36,7 @@ struct RunOptions {
   ColorMode color = ColorMode::automatic;
   std::optional<bool> progress;          // default: when stderr is a terminal
   bool show_builds = false;
+  bool sanitize = false;                 // re-run failing cases under compute-sanitizer
 };
 
 // How far a run got: compile errors stop it before the GPU; without a GPU it stops after
@@ -52,6 +53,7 @@ struct RunOutcome {
   std::string arch;                         // what the kernels were compiled for
   uint64_t seed = 0;
   int trials = 0;
+  std::vector<std::string> config_notes;    // shapes the tuning never saw: which class serves them (task/config.hpp)
 };
 
 // The run without any output on stdout (progress goes to `progress`): `ako run` prints it,
