@@ -12,11 +12,14 @@ mkdir -p "$L"
 B=bundle/bin
 [ -x $B/ako ] || { echo "gpu-check: no bundle/bin/ako; run scripts/make-bundle.sh on the build machine and carry bundle/" >&2; exit 2; }
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
+# The iterate GPU test profiles with ncu and drives a throw-away repo with the git CLI.
+export AKO_NCU=${AKO_NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 now() { date +%s.%N; }
 secs() { python3 -c "print(f'{$2 - $1:.2f}')"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$L/device.txt" 2>&1
 $B/ako version > "$L/version.txt" 2>&1
+for t in git "$AKO_NCU" compute-sanitizer; do echo "$t: $(command -v "$t" || echo missing)"; done > "$L/tools.txt"
 
 t0=$(now)
 $B/ako run task rmsnorm --json "$L/run-cold.json" > "$L/run-cold.txt" 2>&1

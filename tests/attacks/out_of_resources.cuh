@@ -1,28 +1,34 @@
 #pragma once
-// FAULT (taxonomy: out_of_resources): a kernel compiled for fewer threads than it is launched with.
-// A drop-in replacement for solution/rmsnorm/rmsnorm.cuh whose __launch_bounds__ promises at most
-// 32 threads per block while the task launches BLOCK (256 for text-512) threads: the driver refuses
-// the launch ("too many resources requested for launch"). The kernel itself is a plain RMSNorm.
-// Expected: failed, fault out_of_resources; the context survives, so the worker goes on.
+// FAULT (taxonomy: out_of_resources): a kernel whose registers times threads exceed the SM's
+// register file. 160 accumulators stay live across the column loop, so it needs ~170 registers
+// per thread (no spills: the static checks let it through); the head-dim-128 class launches it
+// with BLOCK = 512 threads, i.e. > 80K registers for a 64K-register SM, and the driver refuses
+// the launch with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. The context survives; the worker goes on.
+// (A kernel that merely breaks its own __launch_bounds__ is refused differently: on the H100,
+// driver 580, that launch fails with CUDA_ERROR_INVALID_VALUE, fault invalid_value.)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
-__global__ void __launch_bounds__(32)
-rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
-               int rows, int cols, float eps) {
+__global__ void rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
+                               int rows, int cols, float eps) {
+  constexpr int kLive = 160;
   constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
+  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + threadIdx.x / TPR;
   if (row >= rows) return;
-  float s = 0.f;
+  float acc[kLive];
+#pragma unroll
+  for (int i = 0; i < kLive; ++i) acc[i] = 0.f;
   for (int c = 0; c < cols; ++c) {
     const float v = static_cast<float>(x[row * cols + c]);
-    s += v * v;
+#pragma unroll
+    for (int i = 0; i < kLive; ++i) acc[i] = fmaf(acc[i], v, static_cast<float>(i + 1));
   }
-  const float inv_rms = rsqrtf(s / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = static_cast<float>(x[row * cols + c]) * inv_rms;
+  float s = 0.f;
+#pragma unroll
+  for (int i = 0; i < kLive; ++i) s += acc[i];
+  for (int c = threadIdx.x % TPR; c < cols; c += TPR) {
+    float y = static_cast<float>(x[row * cols + c]) * rsqrtf(s + eps);
     if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
     out[row * cols + c] = static_cast<T>(y);
   }
