@@ -19,14 +19,18 @@ std::string torch_dtype(DType d) {
 
 std::string render_wrapper(const task::TaskSpec& s, const EngineProfile& profile, const PortNames& n) {
   // Flags tied to an optional buffer follow from whether it is given; others are keywords.
-  std::string flag_args, flag_params, flag_from_call;
+  // Inside the entry point a tied flag gets its own local (has_<flag>): flag and buffer may share
+  // a name (rmsnorm's `weight`), and rebinding it would throw the tensor away.
+  std::string flag_args, flag_params, flag_from_call, entry_flag_args;
   for (const auto& f : s.flags) {
     std::string tied;
     for (const auto& b : s.buffers)
       if (b.present_if == f) tied = b.name;
     flag_args += f + ", ";
     flag_params += f + ": bool, ";
-    flag_from_call += tied.empty() ? "" : fmt::format("    {} = {} is not None\n", f, tied);
+    const std::string local = tied.empty() ? f : "has_" + f;
+    entry_flag_args += local + ", ";
+    flag_from_call += tied.empty() ? "" : fmt::format("    {} = {} is not None\n", local, tied);
   }
   std::string dtypes;
   for (const auto& d : s.dtypes) dtypes += torch_dtype(d) + ", ";
@@ -113,14 +117,15 @@ def {entry}({call_params}) -> bool:
     Shapes the tuned configuration's constraints reject raise from the kernel's checks."""
 {flag_from_call}    if not all(_fits(t) for t in ({tensors})):
         return False
-    if not {can_use}({flag_args}{dtype_source}.dtype):
+    if not {can_use}({entry_flag_args}{dtype_source}.dtype):
         return False
-    _jit_{module}_module({flag_args}{dtype_source}.dtype).{module}({call_args})
+    _jit_{module}_module({entry_flag_args}{dtype_source}.dtype).{module}({call_args})
     return True
 )",
       fmt::arg("task", s.name), fmt::arg("cuda_file", n.cuda_file), fmt::arg("host_struct", n.host_struct),
       fmt::arg("utils", profile.python_utils_module), fmt::arg("dtypes", dtypes), fmt::arg("module", n.module_name),
-      fmt::arg("flag_params", flag_params), fmt::arg("flag_args", flag_args), fmt::arg("can_use", n.can_use),
+      fmt::arg("flag_params", flag_params), fmt::arg("flag_args", flag_args),
+      fmt::arg("entry_flag_args", entry_flag_args), fmt::arg("can_use", n.can_use),
       fmt::arg("op", n.op), fmt::arg("entry", n.py_entry), fmt::arg("call_params", trim(call_params)),
       fmt::arg("flag_from_call", flag_from_call), fmt::arg("tensors", tensors), fmt::arg("dtype_source", dtype_source),
       fmt::arg("call_args", trim(call_args)));
