@@ -312,15 +312,7 @@ def main() -> int:
         log(f"  side stream: {'ok' if len(failures) == before else 'FAIL (kernel did not run on torch current stream)'}")
         del x_old, x_new, x, out
 
-        def expect_raise(tag, fn):
-            try:
-                fn()
-                torch.cuda.synchronize()
-            except Exception as e:  # noqa: BLE001
-                log(f"  {tag}: raised as it should ({type(e).__name__}: {str(e).splitlines()[0][:120]})")
-                return
-            failures.append(f"{tag}: accepted")
-            log(f"  {tag}: FAIL (accepted)")
+        expect_raise = make_expect_raise(torch, failures)
 
         x = torch.randn(64, 3072 + 8, device=dev, dtype=torch.bfloat16)
         w = torch.randn(3072, device=dev, dtype=torch.bfloat16)
@@ -329,7 +321,6 @@ def main() -> int:
         expect_raise("misaligned x (offset by one element)", lambda: call("bf16", True, o, x.view(-1)[1:1 + 64 * 3072].view(64, 3072), w, EPS))
         expect_raise("non-contiguous x", lambda: call("bf16", True, o, x[:, :3072], w, EPS))
         expect_raise("weight of the wrong width", lambda: call("bf16", True, o, x[:, :3072].contiguous(), w[:3064], EPS))
-        expect_raise("CPU tensors", lambda: call("bf16", True, o.cpu(), x[:, :3072].contiguous().cpu(), w.cpu(), EPS))
     except Exception as e:  # noqa: BLE001
         failures.append(f"stage 2b: {type(e).__name__}: {e}")
         traceback.print_exc()
@@ -352,6 +343,17 @@ def main() -> int:
         log(f"timing failed (not a correctness failure): {type(e).__name__}: {e}")
         traceback.print_exc()
 
+    # Last: a kernel that accepted host pointers would fault and poison the CUDA context for
+    # everything after it, so this case runs when nothing else is left to run.
+    log("\n== 5. CPU tensors (must be refused before any launch)")
+    try:
+        xc = torch.randn(64, 3072, dtype=torch.bfloat16)
+        make_expect_raise(torch, failures)(
+            "CPU tensors", lambda: call("bf16", True, torch.empty_like(xc), xc, torch.randn(3072, dtype=torch.bfloat16), EPS))
+    except Exception as e:  # noqa: BLE001
+        failures.append(f"stage 5: {type(e).__name__}: {e}")
+        traceback.print_exc()
+
     (out_dir / "sglang-gpu-check.json").write_text(json.dumps(
         {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "tvm_ffi": getattr(tvm_ffi, "__version__", "?"),
          "correctness": rows_out, "timings": timings, "failures": failures}, indent=1))
@@ -363,6 +365,27 @@ def main() -> int:
         return 1
     log(f"\nall {len(rows_out)} correctness cases, the stream, bad-input and wrapper checks passed")
     return 0
+
+
+def make_expect_raise(torch, failures):
+    """A checker for inputs the kernel's host checks must refuse before launching. A CUDA fault
+    is not a refusal: it means the kernel ran on the bad input."""
+    def expect_raise(tag, fn):
+        torch.cuda.synchronize()  # a fault of an earlier step must not be blamed on this one
+        try:
+            fn()
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001
+            first = str(e).splitlines()[0][:120] if str(e) else ""
+            if "illegal memory access" in str(e) or type(e).__name__ == "AcceleratorError":
+                failures.append(f"{tag}: launched and faulted instead of being refused ({first})")
+                log(f"  {tag}: FAIL launched and faulted ({type(e).__name__}: {first})")
+                return
+            log(f"  {tag}: raised as it should ({type(e).__name__}: {first})")
+            return
+        failures.append(f"{tag}: accepted")
+        log(f"  {tag}: FAIL (accepted)")
+    return expect_raise
 
 
 def wrapper_check(payload, builder, tvm_ffi, torch, dev, failures, reference, compare):

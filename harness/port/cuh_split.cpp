@@ -174,7 +174,7 @@ HostGlue describe_host(const std::string& t, const Item& it) {
 }  // namespace
 
 SplitCuh split_cuh(const std::string& text, const std::vector<std::string>& host_markers,
-                   const std::vector<std::string>& engine_includes, const std::string& shim_header) {
+                   const std::vector<std::string>& host_includes) {
   SplitCuh out;
   const std::vector<Item> items = scan_items(text);
   static const std::regex include(R"(^\s*#\s*include\s*[<"]([^>"]+)[>"])");
@@ -183,26 +183,17 @@ SplitCuh split_cuh(const std::string& text, const std::vector<std::string>& host
     std::string replacement;
   };
   std::vector<Cut> cuts;
-  bool shim_placed = false;
   for (const Item& it : items) {
     const std::string s = text.substr(it.begin, it.end - it.begin);
     if (it.preprocessor) {
       std::smatch m;
       if (!std::regex_search(s, m, include)) continue;
       IncludeLine inc{m[1].str(), false, line_of(text, it.begin)};
-      inc.engine = std::any_of(engine_includes.begin(), engine_includes.end(),
-                               [&](const std::string& p) { return inc.target.rfind(p, 0) == 0; });
+      inc.host_only = std::any_of(host_includes.begin(), host_includes.end(),
+                                  [&](const std::string& p) { return inc.target.rfind(p, 0) == 0; });
       out.includes.push_back(inc);
-      if (inc.engine) {
-        std::string rep = "// [ako mirror] engine header <" + inc.target + ">";
-        if (!shim_placed && !shim_header.empty()) {
-          rep += ": ako's device shims stand in for it\n#include \"" + shim_header + "\"";
-          shim_placed = true;
-        } else {
-          rep += ": covered by the device shims";
-        }
-        cuts.push_back({it.begin, it.end, rep});
-      }
+      if (inc.host_only)
+        cuts.push_back({it.begin, it.end, "// [ako mirror] host-side header <" + inc.target + "> dropped (host glue only)"});
       continue;
     }
     if (!contains_marker(s, host_markers)) continue;

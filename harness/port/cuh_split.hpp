@@ -20,7 +20,7 @@ struct HostGlue {
 
 struct IncludeLine {
   std::string target;          // "sgl_kernel/tensor.h"
-  bool engine = false;         // matches the profile's engine_includes: replaced by the shims
+  bool host_only = false;      // matches the profile's host_includes: dropped from the device part
   int line = 0;
 };
 
@@ -31,9 +31,10 @@ struct SplitCuh {
 };
 
 // `host_markers`: a namespace-level declaration whose text contains one of them is host glue.
-// `engine_includes`: include-path prefixes of the engine's own headers; they are replaced by
-// one `#include "<shim_header>"` (none when shim_header is empty).
+// `host_includes`: include-path prefixes of headers that serve only the host glue (tensor
+// views, launchers, tvm-ffi); their #include lines are dropped (marked). Every other include
+// stays: the device part is compiled against the engine's own device headers.
 SplitCuh split_cuh(const std::string& text, const std::vector<std::string>& host_markers,
-                   const std::vector<std::string>& engine_includes, const std::string& shim_header);
+                   const std::vector<std::string>& host_includes);
 
 }  // namespace ako::port

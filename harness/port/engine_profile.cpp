@@ -71,6 +71,20 @@ std::string default_wrapper_path(const EngineProfile& p, const std::string& op) 
   return p.layout.python_root + "/" + expand_op(p.wrapper_file, op);
 }
 
+std::vector<std::string> expand_nvrtc_flags(const EngineProfile& p, const std::string& arch) {
+  // sm_90a -> 900, sm_100f -> 1000: the number the engine's JIT injects (major*100 + minor*10).
+  std::string digits;
+  for (char c : arch.substr(arch.rfind('_') + 1))
+    if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
+  const std::string sm = digits.empty() ? "" : digits + "0";
+  std::vector<std::string> out;
+  for (std::string f : p.nvrtc_flags) {
+    for (size_t at = f.find("{sm}"); at != std::string::npos; at = f.find("{sm}", at + sm.size())) f.replace(at, 4, sm);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 EngineProfile load_engine_profile(const std::filesystem::path& workspace, const std::string& name_or_file) {
   std::filesystem::path file = name_or_file;
   if (file.extension() != ".json") file = workspace / "engines" / (name_or_file + ".json");
@@ -109,11 +123,13 @@ EngineProfile load_engine_profile(const std::filesystem::path& workspace, const 
   const json& m = r.at(doc, "mirror", "mirror");
   p.host_markers = r.strings(m, "host_markers", "mirror.host_markers");
   if (p.host_markers.empty()) throw SpecError(file.string(), "mirror.host_markers", "expected at least one marker");
-  p.engine_includes = r.strings(m, "engine_includes", "mirror.engine_includes");
-  p.device_shims = r.str(m, "device_shims", "mirror.device_shims", false);
-  if (!p.device_shims.empty() && !std::filesystem::exists(file.parent_path() / p.device_shims))
-    throw SpecError(file.string(), "mirror.device_shims",
-                    "names " + (file.parent_path() / p.device_shims).string() + ", which does not exist");
+  p.host_includes = r.strings(m, "host_includes", "mirror.host_includes");
+  p.nvrtc_overlays = r.strings(m, "nvrtc_overlays", "mirror.nvrtc_overlays");
+  for (const auto& o : p.nvrtc_overlays)
+    if (!std::filesystem::is_directory(file.parent_path() / o))
+      throw SpecError(file.string(), "mirror.nvrtc_overlays",
+                      "names " + (file.parent_path() / o).string() + ", which is not a folder");
+  p.nvrtc_flags = r.strings(m, "nvrtc_flags", "mirror.nvrtc_flags");
   for (const auto& [k, v] : doc.items())
     if (k != "schema" && k != "name" && k != "description" && k != "layout" && k != "port" && k != "mirror")
       throw SpecError(file.string(), k, "unknown field (known: schema, name, description, layout, port, mirror)");

@@ -32,9 +32,16 @@ struct EngineProfile {
   std::vector<std::string> jit_flags;// how the engine's JIT compiles (for the record and the PR)
   // mirror
   std::vector<std::string> host_markers;     // a declaration naming one of these is host glue
-  std::vector<std::string> engine_includes;  // include prefixes replaced by the device shims
-  std::string device_shims;                  // file beside the profile
+  std::vector<std::string> host_includes;    // include prefixes that serve only the host glue: dropped
+  // NVRTC compiles the device part against the engine's own headers (layout.include_root),
+  // after these folders beside the profile: stand-ins for the host-side headers NVRTC lacks
+  // (the C++ library, the CUDA host API, tvm-ffi), searched first so they shadow the real ones.
+  std::vector<std::string> nvrtc_overlays;
+  std::vector<std::string> nvrtc_flags;      // "{sm}" -> the arch's number, e.g. sm_90a -> 900
 };
+
+// The profile's nvrtc_flags for `arch` ("sm_90a"), "{sm}" expanded ("-DSGL_CUDA_ARCH=900").
+std::vector<std::string> expand_nvrtc_flags(const EngineProfile& p, const std::string& arch);
 
 // `name_or_file`: a profile name looked up as <workspace>/engines/<name>.json, or a path to a
 // .json file. Throws ako::SpecError naming the file and the field.

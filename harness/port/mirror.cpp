@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "git/engine_repo.hpp"
 #include "jit/compiler.hpp"
+#include "port/engine_headers.hpp"
 #include "task/spec.hpp"
 
 namespace ako::port {
@@ -59,8 +60,23 @@ MirrorResult mirror_kernel(const MirrorOptions& opt) {
 
   const std::string text = read_file(src);
   const fs::path name = fs::path(rel).filename();
-  const std::string shim = r.profile.device_shims.empty() ? "" : fs::path(r.profile.device_shims).filename().string();
-  r.split = split_cuh(text, r.profile.host_markers, r.profile.engine_includes, shim);
+  r.split = split_cuh(text, r.profile.host_markers, r.profile.host_includes);
+
+  // The device part compiles against the engine's own device headers, behind the profile's
+  // overlays (stand-ins for the host-side headers NVRTC cannot parse); record which engine
+  // headers that reaches, at this commit, so that port notices when one of them moves.
+  const fs::path include_root = engine.workdir / r.profile.layout.include_root;
+  std::vector<fs::path> overlays;
+  for (const auto& o : r.profile.nvrtc_overlays) overlays.push_back(fs::absolute(r.profile.file.parent_path() / o));
+  const std::vector<EngineHeader> headers = engine_header_closure(r.split.device_text, engine.workdir, include_root, overlays);
+  for (const auto& h : headers)
+    if (std::find(engine.dirty.begin(), engine.dirty.end(), h.path) != engine.dirty.end())
+      throw Error("the engine's " + h.path + " (a header the kernel's device part includes) has uncommitted changes, so "
+                  "no commit holds what would be compiled against; fix: commit them in the engine, then mirror again");
+  std::vector<std::string> nvrtc_options;
+  for (const auto& o : overlays) nvrtc_options.push_back("-I" + o.string());
+  nvrtc_options.push_back("-I" + include_root.string());
+  for (const auto& f : expand_nvrtc_flags(r.profile, opt.arch)) nvrtc_options.push_back(f);
 
   const fs::path dir_rel = fs::path("input") / spec.name / "engine";
   const fs::path device_rel = dir_rel / name;
@@ -68,10 +84,6 @@ MirrorResult mirror_kernel(const MirrorOptions& opt) {
   write_text(opt.workspace / device_rel, mirrored_header(rel, engine.head_oid, r.profile.name) + r.split.device_text);
   write_text(opt.workspace / verbatim_rel, text);
   r.written = {device_rel.string(), verbatim_rel.string()};
-  if (!shim.empty()) {
-    write_text(opt.workspace / dir_rel / shim, read_file(r.profile.file.parent_path() / r.profile.device_shims));
-    r.written.push_back((dir_rel / shim).string());
-  }
 
   Provenance& p = r.provenance;
   const fs::path prov_file = provenance_path(opt.workspace, spec.name);
@@ -84,8 +96,8 @@ MirrorResult mirror_kernel(const MirrorOptions& opt) {
   p.verbatim_copy = verbatim_rel.string();
   p.device_copy = device_rel.string();
   p.host_glue = r.split.host_glue;
-  for (const auto& inc : r.split.includes)
-    if (inc.engine) p.engine_includes.push_back(inc.target);
+  for (const auto& h : headers) p.engine_headers.push_back({h.path, sha256_of(h.text), engine.head_oid});
+  p.nvrtc_options = nvrtc_options;
   save_provenance(prov_file, p);
   r.written.push_back(fs::relative(prov_file, opt.workspace).string());
 
@@ -95,6 +107,7 @@ MirrorResult mirror_kernel(const MirrorOptions& opt) {
     req.source = fs::absolute(opt.workspace / device_rel);
     req.display_name = device_rel.string();
     req.arch = opt.arch;
+    req.extra_options = nvrtc_options;
     jit::CompileOptions co;
     co.cuda_home = opt.cuda_home;
     co.use_cache = false;

@@ -1,9 +1,10 @@
 #pragma once
 // `ako mirror`: bring the engine's current kernel into the workspace and record where it came
 // from. The engine file is kept verbatim (what drift checks diff against), its device part is
-// written in a form NVRTC compiles (engine headers replaced by the profile's device shims, host
-// glue taken out and described), and solution/<task>/provenance.json records the engine commit,
-// path and content hash.
+// written in a form NVRTC compiles (host glue and host-only includes taken out, the host glue
+// described) against the engine's own device headers plus the profile's NVRTC overlays, and
+// solution/<task>/provenance.json records the engine commit, path and content hash, and those
+// of every engine header the device part reaches.
 #include <filesystem>
 #include <string>
 #include <vector>

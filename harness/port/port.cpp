@@ -63,6 +63,34 @@ void check_drift(const Provenance& prov, const git::EngineState& engine, const f
                         " (brings the new kernel into input/), ako run task " + prov.task + " (re-validate), then ako port");
 }
 
+// The engine headers the mirrored device part compiled against must be as mirrored too: the
+// solution replaces device code that calls them, and ako port's kernel file includes them.
+void check_header_drift(const Provenance& prov, const git::EngineState& engine) {
+  std::vector<std::string> lines;
+  std::vector<std::string> changed;
+  for (const auto& h : prov.engine_headers) {
+    const auto current = read_if_exists(engine.workdir / h.path);
+    if (current && sha256_of(*current) == h.sha256) continue;
+    changed.push_back(h.path);
+    const auto mirrored = git::read_blob_at(engine.workdir, h.commit, h.path);
+    if (!current) lines.push_back(h.path + ": gone");
+    else if (mirrored)
+      for (auto& l : split_lines(unified_diff(*mirrored, *current, "mirrored " + h.path + " @ " + h.commit.substr(0, 12),
+                                              "engine " + h.path + " now")))
+        lines.push_back(std::move(l));
+    else lines.push_back(h.path + ": changed (only its hash at " + h.commit.substr(0, 12) + " is known)");
+  }
+  if (changed.empty()) return;
+  std::string names;
+  for (const auto& c : changed) names += (names.empty() ? "" : ", ") + c;
+  throw PortRefusal("drift",
+                    "engine headers the mirrored kernel compiles against changed since it was mirrored (" + names +
+                        "): the solution was validated against the old helpers",
+                    lines,
+                    "ako mirror --from " + engine.workdir.string() + " --task " + prov.task +
+                        " (re-records the headers), ako run task " + prov.task + " (re-validate), then ako port");
+}
+
 }  // namespace
 
 std::string only_mirrored_task(const fs::path& workspace) {
@@ -119,6 +147,7 @@ PortResult port_solution(const PortOptions& opt) {
                       foreign, "git -C " + engine.workdir.string() + " stash push --include-untracked  (or commit them)");
 
   check_drift(prov, engine, opt.workspace);
+  check_header_drift(prov, engine);
 
   const std::string solution_text = read_file(opt.workspace / spec.solution.file);
   const std::string origin = "Solution " + spec.solution.file.string() + " (sha256 " + sha256_of(solution_text).substr(0, 16) +

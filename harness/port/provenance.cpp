@@ -40,7 +40,8 @@ void save_provenance(const std::filesystem::path& file, const Provenance& p) {
   j["verbatim_copy"] = p.verbatim_copy;
   j["device_copy"] = p.device_copy;
   j["host_glue"] = p.host_glue;
-  j["engine_includes"] = p.engine_includes;
+  j["engine_headers"] = p.engine_headers;
+  j["nvrtc_options"] = p.nvrtc_options;
   j["ported"] = p.ported;
   std::filesystem::create_directories(file.parent_path());
   write_file_atomically(file, j.dump(2) + "\n");
@@ -61,7 +62,8 @@ std::optional<Provenance> load_provenance(const std::filesystem::path& file) {
     p.verbatim_copy = j.value("verbatim_copy", "");
     p.device_copy = j.value("device_copy", "");
     p.host_glue = j.value("host_glue", std::vector<HostGlue>{});
-    p.engine_includes = j.value("engine_includes", std::vector<std::string>{});
+    p.engine_headers = j.value("engine_headers", std::vector<EngineFileRecord>{});
+    p.nvrtc_options = j.value("nvrtc_options", std::vector<std::string>{});
     p.ported = j.value("ported", std::vector<EngineFileRecord>{});
     return p;
   } catch (const nlohmann::json::exception& e) {

@@ -28,7 +28,11 @@ struct Provenance {
   std::string verbatim_copy;        // workspace-relative copy of the mirrored file, verbatim
   std::string device_copy;          // workspace-relative device part (NVRTC-compilable)
   std::vector<HostGlue> host_glue;  // what port regenerates
-  std::vector<std::string> engine_includes;  // the engine headers the file included
+  // The engine's own headers the device part compiles against (its include closure under the
+  // profile's include root), with their hashes at the mirrored commit: port refuses when one
+  // changed, as for the kernel itself.
+  std::vector<EngineFileRecord> engine_headers;
+  std::vector<std::string> nvrtc_options;    // how mirror compiled the device part (for the record)
   std::vector<EngineFileRecord> ported;      // files ako port wrote, by path (latest write)
 };
 

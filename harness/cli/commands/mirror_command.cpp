@@ -31,23 +31,27 @@ int mirror_command(const MirrorCommandOptions& opt) {
     for (const auto& g : r.split.host_glue)
       fmt::print("    {} {} (lines {}-{}){}\n", g.kind, g.name, g.first_line, g.last_line, g.entry.empty() ? "" : ": " + g.entry);
   }
-  std::vector<std::string> engine_headers;
+  std::vector<std::string> dropped;
   for (const auto& i : r.split.includes)
-    if (i.engine) engine_headers.push_back(i.target);
-  if (!engine_headers.empty())
-    fmt::print("  engine headers replaced by the device shims: {}\n", fmt::join(engine_headers, ", "));
+    if (i.host_only) dropped.push_back(i.target);
+  if (!dropped.empty()) fmt::print("  host-side headers dropped from the device part: {}\n", fmt::join(dropped, ", "));
+  fmt::print("  engine headers the device part compiles against ({}, hashed for drift):\n", r.profile.layout.include_root);
+  for (const auto& h : p.engine_headers) fmt::print("    {} {}\n", h.sha256.substr(0, 12), h.path);
+  if (p.engine_headers.empty()) fmt::print("    none\n");
   if (!r.compile_checked) {
     fmt::print("NVRTC: not checked (--no-compile)\n");
     return kExitOk;
   }
   if (r.compiled) {
-    fmt::print("NVRTC: the device part compiles for {}\n", opt.arch);
+    fmt::print("NVRTC: the device part compiles for {} ({})\n", opt.arch, fmt::join(p.nvrtc_options, " "));
     return kExitOk;
   }
-  fmt::print("NVRTC: the device part does not compile for {} on its own:\n{}\n", opt.arch, r.compile_log);
-  fmt::print("fix: the kernel uses engine device helpers beyond {} (names in the errors above): add them to the\n"
-             "profile's shim header, or hand-port the helpers into {}. The provenance is recorded either way.\n",
-             r.profile.device_shims, p.device_copy);
+  fmt::print("NVRTC: the device part does not compile for {} ({}):\n{}\n", opt.arch, fmt::join(p.nvrtc_options, " "),
+             r.compile_log);
+  fmt::print("fix: a host-side header NVRTC cannot parse needs a stand-in in one of the profile's overlays ({}), a\n"
+             "host-only include belongs in mirror.host_includes, or the device code needs what NVRTC lacks: hand-port it\n"
+             "into {}. The provenance is recorded either way.\n",
+             fmt::join(r.profile.nvrtc_overlays, ", "), p.device_copy);
   return kExitIncorrect;
 }
 

@@ -11,9 +11,10 @@ namespace ako::cli {
 PortCli::PortCli(CLI::App& app) {
   mirror_cmd_ = app.add_subcommand(
       "mirror",
-      "bring the engine's current kernel into input/<task>/engine/ (device part NVRTC-compilable, engine headers\n"
-      "replaced by the profile's device shims, host glue described) and record its provenance (engine commit,\n"
-      "path, sha256) in solution/<task>/provenance.json, which ako port checks before writing into the engine.\n"
+      "bring the engine's current kernel into input/<task>/engine/ (device part compiled by NVRTC against the\n"
+      "engine's own device headers and the profile's overlays, host glue described) and record its provenance\n"
+      "(engine commit, path, sha256, and those of the engine headers it reaches) in solution/<task>/provenance.json,\n"
+      "which ako port checks before writing into the engine.\n"
       "Exit 0 mirrored and the device part compiles; 1 mirrored but NVRTC rejects it; 2 usage or environment error.");
   mirror_cmd_->add_option("--from", mirror_.from, "the engine checkout (a git repository), e.g. ../sglang")->required();
   mirror_cmd_->add_option("--task", mirror_.task, "the task (a folder under tasks/)")->required();

@@ -9,14 +9,14 @@ namespace ako::port {
 namespace {
 
 const std::vector<std::string> kMarkers = {"TensorView", "TensorMatcher", "LaunchKernel", "TVM_FFI"};
-const std::vector<std::string> kEngine = {"sgl_kernel/", "tvm/", "dlpack/"};
+const std::vector<std::string> kHostOnly = {"sgl_kernel/tensor.h", "sgl_kernel/utils.h", "tvm/", "dlpack/"};
 
 TEST(CuhSplit, TakesOutTheHostStructAndDescribesItsEntryPoint) {
-  const SplitCuh s = split_cuh(testing::kEngineKernel, kMarkers, kEngine, "shims.cuh");
+  const SplitCuh s = split_cuh(testing::kEngineKernel, kMarkers, kHostOnly);
   ASSERT_EQ(s.host_glue.size(), 1u);
   EXPECT_EQ(s.host_glue[0].kind, "struct");
   EXPECT_EQ(s.host_glue[0].name, "ToyRMSNormKernel");
-  EXPECT_EQ(s.host_glue[0].template_header, "template <int kDim, bool kUsePDL, typename DType>");
+  EXPECT_EQ(s.host_glue[0].template_header, "template <int64_t kDim, bool kUsePDL, typename DType>");
   EXPECT_NE(s.host_glue[0].entry.find("static void run(const tvm::ffi::TensorView input"), std::string::npos);
   EXPECT_GT(s.host_glue[0].last_line, s.host_glue[0].first_line);
   EXPECT_EQ(s.device_text.find("TensorMatcher"), std::string::npos);
@@ -26,16 +26,17 @@ TEST(CuhSplit, TakesOutTheHostStructAndDescribesItsEntryPoint) {
   EXPECT_NE(s.device_text.find("host glue removed: struct ToyRMSNormKernel"), std::string::npos);
 }
 
-TEST(CuhSplit, ReplacesEngineIncludesByOneShimInclude) {
-  const SplitCuh s = split_cuh(testing::kEngineKernel, kMarkers, kEngine, "shims.cuh");
+TEST(CuhSplit, DropsHostOnlyIncludesAndKeepsTheDeviceHeaders) {
+  const SplitCuh s = split_cuh(testing::kEngineKernel, kMarkers, kHostOnly);
   ASSERT_EQ(s.includes.size(), 4u);
-  for (const auto& i : s.includes) EXPECT_TRUE(i.engine) << i.target;
-  size_t count = 0;
-  for (size_t at = s.device_text.find("#include \"shims.cuh\""); at != std::string::npos;
-       at = s.device_text.find("#include \"shims.cuh\"", at + 1))
-    ++count;
-  EXPECT_EQ(count, 1u);
-  EXPECT_EQ(s.device_text.find("#include <sgl_kernel/"), std::string::npos);
+  EXPECT_TRUE(s.includes[0].host_only) << s.includes[0].target;   // sgl_kernel/tensor.h
+  EXPECT_TRUE(s.includes[1].host_only) << s.includes[1].target;   // sgl_kernel/utils.h
+  EXPECT_FALSE(s.includes[2].host_only) << s.includes[2].target;  // sgl_kernel/utils.cuh: device helpers
+  EXPECT_TRUE(s.includes[3].host_only) << s.includes[3].target;   // tvm/ffi/...
+  EXPECT_NE(s.device_text.find("#include <sgl_kernel/utils.cuh>"), std::string::npos);
+  EXPECT_EQ(s.device_text.find("#include <sgl_kernel/tensor.h>"), std::string::npos);
+  EXPECT_EQ(s.device_text.find("#include <tvm/"), std::string::npos);
+  EXPECT_NE(s.device_text.find("host-side header <sgl_kernel/tensor.h> dropped"), std::string::npos);
   EXPECT_EQ(s.device_text.rfind("#pragma once", 0), 0u);
 }
 
@@ -47,13 +48,13 @@ TEST(CuhSplit, NestedNamespacesFreeFunctionsAndBracesInLiterals) {
       "constexpr int kTable[] = {1, 2, 3};\n"
       "inline void launch_it(tvm::ffi::TensorView t) {\n  if (t.ndim()) { LaunchKernel(1, 1, t.device())(k); }\n}\n"
       "}  // namespace sglang\n";
-  const SplitCuh s = split_cuh(text, kMarkers, kEngine, "");
+  const SplitCuh s = split_cuh(text, kMarkers, kHostOnly);
   ASSERT_EQ(s.host_glue.size(), 1u);
   EXPECT_EQ(s.host_glue[0].kind, "function");
   EXPECT_EQ(s.host_glue[0].name, "launch_it");
   EXPECT_NE(s.device_text.find("constexpr int kTable[] = {1, 2, 3};"), std::string::npos);
   EXPECT_NE(s.device_text.find("__device__ void f()"), std::string::npos);
-  EXPECT_FALSE(s.includes[0].engine);
+  EXPECT_FALSE(s.includes[0].host_only);
 }
 
 TEST(LineDiff, ShowsOnlyTheChangedLinesWithContext) {

@@ -47,23 +47,24 @@ struct ToyNormParams {
 };
 
 // One warp per row; kDim a multiple of 32.
-template <int kDim, bool kUsePDL, typename T>
+template <int64_t kDim, bool kUsePDL, typename T>
 __global__ void toy_rmsnorm(const ToyNormParams params) {
   using namespace device;
   PDLWaitPrimary<kUsePDL>();
-  const T* x = static_cast<const T*>(params.input) + blockIdx.x * kDim;
-  T* y = static_cast<T*>(params.output) + blockIdx.x * kDim;
+  const int64_t row = blockIdx.x;
+  const T* x = static_cast<const T*>(params.input) + row * kDim;
+  T* y = static_cast<T*>(params.output) + row * kDim;
   float sum = 0.f;
-  for (int i = threadIdx.x; i < kDim; i += kWarpThreads) {
+  for (uint32_t i = threadIdx.x; i < kDim; i += kWarpThreads) {
     const float v = static_cast<float>(x[i]);
     sum += v * v;
   }
   const float scale = rsqrtf(warp::reduce_sum(sum) / kDim + params.eps);
-  for (int i = threadIdx.x; i < kDim; i += kWarpThreads) y[i] = static_cast<T>(static_cast<float>(x[i]) * scale);
+  for (uint32_t i = threadIdx.x; i < kDim; i += kWarpThreads) y[i] = static_cast<T>(static_cast<float>(x[i]) * scale);
   PDLTriggerSecondary<kUsePDL>();
 }
 
-template <int kDim, bool kUsePDL, typename DType>
+template <int64_t kDim, bool kUsePDL, typename DType>
 struct ToyRMSNormKernel {
   static void run(const tvm::ffi::TensorView input, const tvm::ffi::TensorView output, float eps) {
     using namespace host;
@@ -80,6 +81,48 @@ struct ToyRMSNormKernel {
 }  // namespace
 )";
 
+// The engine's own device helpers under its include root, in sgl_kernel's conventions: what the
+// mirrored device part is compiled against. They use <cstdint> / <type_traits> (which NVRTC
+// lacks: the profile's overlay stands in) and include the host-side <sgl_kernel/utils.h>, which
+// this engine does not even have (the overlay's stand-in must be found), and a sibling by quotes.
+inline constexpr const char* kHelpersPath = "python/sglang/jit_kernel/include/sgl_kernel/utils.cuh";
+inline constexpr const char* kWarpPath = "python/sglang/jit_kernel/include/sgl_kernel/warp.cuh";
+inline const char* kEngineHelpers = R"(#pragma once
+#include <sgl_kernel/utils.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#define SGL_DEVICE __forceinline__ __device__
+
+namespace device {
+inline constexpr uint32_t kWarpThreads = 32;
+template <bool kUsePDL>
+SGL_DEVICE void PDLWaitPrimary() {
+  if constexpr (kUsePDL) asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+template <bool kUsePDL>
+SGL_DEVICE void PDLTriggerSecondary() {
+  if constexpr (kUsePDL) asm volatile("griddepcontrol.launch_dependents;" :::);
+}
+}  // namespace device
+
+#include "warp.cuh"
+)";
+inline const char* kEngineWarp = R"(#pragma once
+#include <cstdint>
+#include <type_traits>
+
+namespace device::warp {
+template <typename T>
+SGL_DEVICE T reduce_sum(T v) {
+  static_assert(std::is_floating_point_v<T>, "a float sum");
+  for (uint32_t offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+}  // namespace device::warp
+)";
+
 class EngineFixture : public ::testing::Test {
  protected:
   fs::path dir, engine, ws;
@@ -94,7 +137,8 @@ class EngineFixture : public ::testing::Test {
     fs::create_directories(engine);
     git(engine, "init -q -b main");
     write_text(engine / kMirrorPath, kEngineKernel);
-    write_text(engine / "python/sglang/jit_kernel/include/sgl_kernel/utils.cuh", "#pragma once\n// stand-in\n");
+    write_text(engine / kHelpersPath, kEngineHelpers);
+    write_text(engine / kWarpPath, kEngineWarp);
     write_text(engine / "python/sglang/jit_kernel/utils.py", "# load_jit lives here\n");
     write_text(engine / ".gitignore", "__pycache__/\n");
     git(engine, "add -A");

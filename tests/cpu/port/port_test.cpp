@@ -156,6 +156,21 @@ TEST_F(Port, DriftOfTheMirroredKernelIsRefusedWithTheLines) {
   EXPECT_EQ(branch(), "main");
 }
 
+TEST_F(Port, DriftOfAnEngineHeaderTheKernelCompilesAgainstIsRefused) {
+  std::string w = testing::kEngineWarp;
+  w.replace(w.find("offset /= 2"), 11, "offset >>= 1");
+  testing::write_text(engine / testing::kWarpPath, w);
+  git(engine, "commit -qam 'engine: change a device helper'");
+  const PortRefusal e = refusal([&] { port_solution(options()); });
+  EXPECT_EQ(e.problem, "drift");
+  EXPECT_NE(std::string(e.what()).find(testing::kWarpPath), std::string::npos) << e.what();
+  std::string lines;
+  for (const auto& d : e.details) lines += d + "\n";
+  EXPECT_NE(lines.find("+  for (uint32_t offset = 16; offset > 0; offset >>= 1)"), std::string::npos) << lines;
+  EXPECT_NE(e.fix.find("ako mirror"), std::string::npos);
+  EXPECT_FALSE(fs::exists(engine / kKernelPath));
+}
+
 TEST_F(Port, ADirtyEngineIsRefusedWithThePaths) {
   testing::write_text(engine / "notes.txt", "wip\n");
   const PortRefusal e = refusal([&] { port_solution(options()); });
