@@ -267,6 +267,11 @@ RenderedKernel render_kernel(const TaskSpec& s, const std::string& solution_text
       "    using namespace host;\n"
       "    auto device = SymbolicDevice{{}};\n"
       "    device.set_options<kDLCUDA>();\n{6}{7}"
+      // Checked here, not left to the matchers: in sgl_kernel/tensor.h (sglang 0.5.23)
+      // with_device(device) re-sets the symbol's options to its empty template pack, which
+      // admits every device, so a CPU tensor would reach the launch and fault on its pointer
+      // (seen on the H100; scripts/sglang-gpu-check.sh stage 5).
+      "    RuntimeCheck(device.unwrap().device_type == kDLCUDA, \"tensors must be on a CUDA device\");\n"
       "    {8}::dispatch<DType{9}>(device.unwrap(), {10}{11});\n"
       "  }}\n}};\n",
       n.module_name, n.host_struct, [&] { std::string f; for (const auto& x : s.flags) f += x + ", "; return f; }(),

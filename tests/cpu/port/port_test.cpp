@@ -60,6 +60,8 @@ TEST_F(Port, WritesKernelAndWrapperOnANewBranchAndRecordsThem) {
   EXPECT_NE(kernel.find("struct AkoRmsnormKernel {"), std::string::npos);
   EXPECT_NE(kernel.find("static void run(const tvm::ffi::TensorView out"), std::string::npos);
   EXPECT_NE(kernel.find("TensorMatcher({rows, cols})"), std::string::npos);
+  // Checked explicitly: SGLang's with_device(device) drops the symbol's kDLCUDA restriction.
+  EXPECT_NE(kernel.find("RuntimeCheck(device.unwrap().device_type == kDLCUDA"), std::string::npos);
   EXPECT_NE(kernel.find("LaunchKernel(dim3("), std::string::npos);
   EXPECT_NE(kernel.find("#include <sgl_kernel/tensor.h>"), std::string::npos);
   EXPECT_NE(wrapper.find("def can_use_ako_rmsnorm(weight: bool, dtype: torch.dtype) -> bool:"), std::string::npos);
