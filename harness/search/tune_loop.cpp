@@ -177,6 +177,7 @@ class Driver {
       const auto score = class_score(db_, cs.co.cls.shapes, p, &regs, &wrong);
       cs.strategy->tell(i, score);
       if (wrong) ++cs.co.wrong;
+      if (refused_on_some_shape(cs.co.cls.shapes, p)) ++cs.co.refused;
       if (!score) continue;
       ++cs.co.usable;
       cs.candidates.push_back({p, *score, regs});
@@ -188,6 +189,12 @@ class Driver {
     --cs.in_flight;
     done_ += b.points.size();
     if (on_progress_) on_progress_(progress(cs));
+  }
+
+  bool refused_on_some_shape(const std::vector<const task::ShapeSpec*>& shapes, const Params& p) const {
+    for (const auto* s : shapes)
+      if (const DbRecord* r = db_.find(s->name, p); r && r->refused_by_static_checks()) return true;
+    return false;
   }
 
   Progress progress(const ClassSearch& cs) const {

@@ -113,6 +113,7 @@ struct ClassOutcome {
   size_t evaluations = 0;                    // variants the strategy asked for
   size_t usable = 0;                         // ... correct on every shape of the class
   size_t wrong = 0;                          // ... incorrect or failed on some shape
+  size_t refused = 0;                        // ... of which refused by the static checks (never ran)
   std::optional<Params> winner;              // nullopt: untuned (no shapes, or nothing usable)
   double winner_score = 0;                   // geometric mean of medians, us
   int winner_registers = -1;

@@ -18,6 +18,7 @@ using nlohmann::json;
 std::string DbContext::key() const {
   json j{{"task", task}, {"source_hash", source_hash}, {"device", device}, {"driver", driver},
          {"nvrtc", nvrtc}, {"arch", arch}, {"l2", l2}, {"dtypes", dtypes}};
+  if (allow) j["allow"] = *allow;  // absent on records that predate the static checks: keys unchanged
   return j.dump();
 }
 
@@ -31,12 +32,14 @@ json to_json(const DbRecord& r) {
     cases.push_back({{"label", c.label}, {"verdict", c.verdict}, {"median_us", c.median_us}, {"ci_rel", c.ci_rel},
                      {"reference_us", c.reference_us}});
   const DbContext& x = r.context;
-  return json{{"schema", kTuneRecordSchema}, {"task", x.task}, {"source_hash", x.source_hash},
+  json j{{"schema", kTuneRecordSchema}, {"task", x.task}, {"source_hash", x.source_hash},
               {"device", x.device}, {"driver", x.driver}, {"nvrtc", x.nvrtc}, {"arch", x.arch},
               {"l2", x.l2}, {"dtypes", x.dtypes}, {"shape", r.shape}, {"params", r.params},
               {"verdict", r.verdict}, {"reason", r.reason}, {"median_us", r.median_us},
               {"ci_rel", r.ci_rel}, {"registers", r.registers}, {"reference_us", r.reference_us}, {"cases", cases},
               {"recorded_at", r.recorded_at}};
+  if (x.allow) j["allow"] = *x.allow;
+  return j;
 }
 
 DbRecord record_from_json(const json& j) {
@@ -53,6 +56,7 @@ DbRecord record_from_json(const json& j) {
     x.arch = j.at("arch").get<std::string>();
     x.l2 = j.value("l2", "cold");
     x.dtypes = j.at("dtypes").get<std::vector<std::string>>();
+    if (j.contains("allow")) x.allow = j.at("allow").get<std::vector<std::string>>();
     r.shape = j.at("shape").get<std::string>();
     r.params = j.at("params").get<Params>();
     r.verdict = j.at("verdict").get<std::string>();

@@ -30,6 +30,11 @@ struct DbContext {
   std::string arch;            // sm_90a
   std::string l2 = "cold";     // "cold" or "hot"
   std::vector<std::string> dtypes;  // the dtypes each record's cases ran in
+  // The static checks the task permitted (solution.allow, sorted) when the variants were
+  // checked; nullopt on records made before `ako tune` applied the static checks. Part of the
+  // context because a refusal (or a measurement) is only valid under the allow list it was
+  // made with: a variant measured before it had to pass the checks must not be reused.
+  std::optional<std::vector<std::string>> allow;
   bool operator==(const DbContext&) const = default;
   std::string key() const;     // canonical text of every field
 };
@@ -41,6 +46,10 @@ struct DbCase {
   double ci_rel = 0;
   double reference_us = 0;     // the reference's median for this case label, timed once per tune run; 0 unknown
 };
+
+// The reason of a variant the static checks on its compiled code refused (it never ran):
+// "static check: local_memory spilly<float, 128>: uses a 512 byte stack frame ...".
+inline constexpr const char* kStaticCheckReason = "static check: ";
 
 struct DbRecord {
   DbContext context;
@@ -55,6 +64,7 @@ struct DbRecord {
   std::vector<DbCase> cases;
   std::string recorded_at;     // ISO 8601 UTC
   bool correct() const { return verdict == "correct" && median_us > 0; }
+  bool refused_by_static_checks() const { return verdict == "failed" && reason.rfind(kStaticCheckReason, 0) == 0; }
 };
 
 nlohmann::json to_json(const DbRecord& r);

@@ -1,5 +1,6 @@
 #include "cli/commands/tune_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -66,7 +67,8 @@ std::vector<const task::ShapeSpec*> select_shapes(const task::TaskSpec& spec, co
 std::string progress_line(const search::Progress& p, const GpuEvaluator* gpu) {
   std::string line = fmt::format("{} {}/{}", p.cls, p.asked, p.valid);
   if (gpu)
-    line += fmt::format(" | compiled {} validated {} timed {}", gpu->compiled.load(), gpu->validated, gpu->timed);
+    line += fmt::format(" | compiled {} refused {} validated {} timed {}", gpu->compiled.load(),
+                        gpu->refused_static.load(), gpu->validated, gpu->timed);
   if (p.best_score) line += fmt::format(" | best {:.2f} us", *p.best_score);
   if (p.eta_s) line += " | ETA " + search::format_duration(*p.eta_s);
   return line;
@@ -122,6 +124,9 @@ int tune_command(const TuneCommandOptions& opt) {
     evaluator = std::move(r);
     fmt::print("ako tune {}: replaying {} (device {}, arch {}, source {}), no GPU used\n", spec.name,
                opt.replay.string(), ctx.device, ctx.arch, ctx.source_hash.substr(0, 12));
+    if (!ctx.allow)
+      fmt::print("note: these records predate the static checks in ako tune; their variants were not checked "
+                 "(spills, clock reads, ... may be among them)\n");
     source_text = fmt::format("ako tune --strategy {} --replay {} (recorded on {}, {}), {}", opt.strategy,
                               opt.replay.filename().string(), ctx.device, ctx.arch, utc_now());
   } else {
@@ -138,6 +143,12 @@ int tune_command(const TuneCommandOptions& opt) {
     ctx.nvrtc = jit::nvrtc_version_string();
     ctx.arch = opt.arch.empty() ? exec::arch_for(gpu.major, gpu.minor) : opt.arch;
     ctx.l2 = opt.hot ? "hot" : "cold";
+    // Every variant goes through the static checks under the task's solution.allow (as in
+    // `ako run`); the allow list is part of the context, so records made under another list
+    // (or before tune checked variants) are never reused.
+    std::vector<std::string> allow = spec.solution.allow;
+    std::sort(allow.begin(), allow.end());
+    ctx.allow = allow;
     GpuEvaluatorOptions go;
     for (DType t : spec.dtypes)
       if (opt.dtypes.empty() || std::count(opt.dtypes.begin(), opt.dtypes.end(), std::string(dtype_name(t)))) {
@@ -159,6 +170,7 @@ int tune_command(const TuneCommandOptions& opt) {
     go.build.compile.use_cache = !opt.no_cache;
     go.build.compile.jobs = opt.jobs;
     go.build.root = spec.root;
+    go.build.allow = allow;
     auto g = std::make_unique<GpuEvaluator>(spec, go);
     gpu_eval = g.get();
     evaluator = std::move(g);
@@ -203,17 +215,19 @@ int tune_command(const TuneCommandOptions& opt) {
   const std::vector<UnseenShape> unseen = unseen_shapes(spec, written, shapes);
   print_unseen(unseen);
 
-  size_t evaluations = 0, tuned = 0, with_shapes = 0;
+  size_t evaluations = 0, tuned = 0, with_shapes = 0, refused = 0;
   for (const auto& co : o.classes) {
     evaluations += co.evaluations;
+    refused += co.refused;
     if (!co.cls.shapes.empty()) ++with_shapes;
     if (co.winner) ++tuned;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("\n");
   if (gpu_eval) print_pipeline(o.pipeline);
-  fmt::print("TUNE: {}/{} classes tuned, {} variants evaluated, {} (variant, shape) pairs measured, {} reused",
-             tuned, with_shapes, evaluations, o.measured, o.reused);
+  fmt::print("TUNE: {}/{} classes tuned, {} variants evaluated, {} refused by static checks, {} (variant, shape) "
+             "pairs measured, {} reused",
+             tuned, with_shapes, evaluations, refused, o.measured, o.reused);
   if (replay) fmt::print(", {} not in the replay file", replay->misses);
   if (gpu_eval)
     fmt::print(", {} compiled, {} compile errors, {} validated ({} correct), {} cases run, reference timed on {} cases",

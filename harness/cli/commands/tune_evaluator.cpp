@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "cli/commands/tune_static.hpp"
 #include "cli/commands/workspace.hpp"
 #include "common/error.hpp"
-#include "exec/client/worker_client.hpp"
 #include "task/cases.hpp"
 
 namespace ako::cli {
@@ -107,6 +107,9 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
     ++compiled;
     v.module = br.modules[k];
     for (const auto& [lowered, res] : v.module.resources) v.registers = std::max(v.registers, res.registers);
+    // Before any GPU work, as in `ako run`: a refused variant is recorded, never measured.
+    v.error = static_refusal(check_variant(v.module, reqs[k].display_name, opt_.build.allow));
+    if (!v.error.empty()) ++refused_static;
   }
   return out;
 }
@@ -147,7 +150,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
   for (size_t i = 0; i < vs.size(); ++i) results[i].resize(vs[i].cases.size());
   if (!job.cases.empty()) {
     exec::ClientOptions copt;
-    copt.worker_exe = worker_executable();
+    if (!opt_.run_worker) copt.worker_exe = worker_executable();
     copt.case_timeout_s = opt_.case_timeout_s;
     copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-tune-{}", ::getpid());
     fs::create_directories(copt.scratch_dir);
@@ -160,7 +163,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     cb.on_phase = [&](int i, const std::string& phase) {
       if (on_case && phase != "validate") on_case(job.cases[i].label, phase == "time_reference" ? "timing reference" : "timing");
     };
-    exec::WorkerRun run = exec::run_worker(job, copt, cb);
+    exec::WorkerRun run = opt_.run_worker ? opt_.run_worker(job, copt, cb) : exec::run_worker(job, copt, cb);
     std::error_code ec;
     fs::remove_all(copt.scratch_dir, ec);
     for (const auto& r : run.results)

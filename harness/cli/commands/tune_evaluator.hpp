@@ -5,12 +5,15 @@
 //
 //   prepare  expand each variant's cases, compile the reference and support kernels (cached
 //            after the first batch) and every variant, one NVRTC program each, in forked
-//            processes (NVRTC serialises threads of one process; cuda_tech.md §1)
+//            processes (NVRTC serialises threads of one process; cuda_tech.md §1), then put
+//            each through the static checks `ako run` applies (tune_static.hpp): a variant
+//            with a finding the task does not allow is refused there and never reaches the GPU
 //   measure  one worker job for the whole batch: every (variant, case) validated against
 //            the reference, then timed; the reference itself is timed once per case label
 //            per run (search::ReferenceTimes), not once per variant
 //
-// A variant that does not compile, is wrong or crashes costs its own records only.
+// A variant that does not compile, is refused by the static checks, is wrong or crashes
+// costs its own records only (verdict failed; the refusal's reason starts "static check: ").
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "cli/commands/run_plan.hpp"
+#include "exec/client/worker_client.hpp"
 #include "exec/protocol/job.hpp"
 #include "search/reference_times.hpp"
 #include "search/tuner.hpp"
@@ -33,7 +37,11 @@ struct GpuEvaluatorOptions {
   double warmup_ms = 5;                  // warm-up wall time per kernel and case
   double case_timeout_s = 60;
   uint64_t seed = 1;
-  BuildOptions build;
+  BuildOptions build;                    // build.allow: the task's solution.allow
+  // Runs a batch's worker job. Empty: exec::run_worker with the ako-worker beside ako; the
+  // CPU tests inject a fake to see what would have reached the GPU.
+  std::function<exec::WorkerRun(const exec::WorkerJob&, const exec::ClientOptions&, const exec::ClientCallbacks&)>
+      run_worker;
 };
 
 class GpuEvaluator : public search::Evaluator {
@@ -48,6 +56,7 @@ class GpuEvaluator : public search::Evaluator {
   // Variants: compiled (helper thread), then on the tuner's thread: validated (ran on the
   // GPU), correct on every case, timed on every case.
   std::atomic<size_t> compiled{0}, compile_errors{0};
+  std::atomic<size_t> refused_static{0};  // compiled, then refused by the static checks
   size_t validated = 0, correct = 0, timed = 0, cases_run = 0;
   std::optional<DeviceInfo> device;
   search::ReferenceTimes references;

@@ -106,14 +106,16 @@ nlohmann::json summary_json(const TuneRunInfo& info, const search::TuneOutcome& 
                             const std::vector<UnseenShape>& unseen) {
   using nlohmann::json;
   json classes = json::array();
-  size_t evaluations = 0;
+  size_t evaluations = 0, refused = 0;
   for (const auto& co : o.classes) {
     evaluations += co.evaluations;
+    refused += co.refused;
     json shapes = json::array();
     for (const auto* s : co.cls.shapes) shapes.push_back(s->name);
     json c{{"name", co.cls.name},          {"when", co.cls.when},     {"shapes", shapes},
            {"valid", co.space.valid.size()}, {"total", co.space.total}, {"evaluations", co.evaluations},
-           {"usable", co.usable},          {"wrong", co.wrong},       {"complete", co.complete},
+           {"usable", co.usable},          {"wrong", co.wrong},       {"refused_static", co.refused},
+           {"complete", co.complete},
            {"current", co.cls.current}};
     if (auto cur = search::class_score(db, co.cls.shapes, co.cls.current)) c["current_us"] = *cur;
     if (co.winner) {
@@ -142,6 +144,7 @@ nlohmann::json summary_json(const TuneRunInfo& info, const search::TuneOutcome& 
            {"wall_s", info.wall_s},
            {"stopped", o.stopped},
            {"evaluations", evaluations},
+           {"refused_static", refused},
            {"measured_pairs", o.measured},
            {"reused_pairs", o.reused},
            {"pipeline",
