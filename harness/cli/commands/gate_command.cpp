@@ -14,6 +14,7 @@
 #include "cli/format/progress.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/utc_time.hpp"
 #include "exec/client/gpu_probe.hpp"
 #include "gate/evaluate.hpp"
 #include "gate/render.hpp"
@@ -27,13 +28,6 @@ namespace ako::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::vector<std::string> selected_tasks(const GateCommandOptions& opt, const std::vector<std::string>& all) {
   if (opt.tasks.empty()) return all;

@@ -17,6 +17,7 @@
 #include "cli/format/run_table.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/utc_time.hpp"
 #include "exec/client/gpu_probe.hpp"
 #include "exec/client/sanitizer.hpp"
 #include "exec/client/worker_client.hpp"
@@ -29,13 +30,6 @@ namespace ako::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 task::ParamOverrides parse_param_overrides(const std::vector<std::string>& items) {
   task::ParamOverrides out;

@@ -15,6 +15,7 @@
 #include "cli/format/progress.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/utc_time.hpp"
 #include "exec/client/gpu_probe.hpp"
 #include "jit/include_scan.hpp"
 #include "jit/sha256.hpp"
@@ -29,13 +30,6 @@ namespace ako::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 // sha256 over the solution file and every header it reaches by quoted #include: the key
 // that invalidates old tuning records when the kernel changes.

@@ -11,6 +11,7 @@
 #include "cli/commands/tune_static.hpp"
 #include "cli/commands/workspace.hpp"
 #include "common/error.hpp"
+#include "common/utc_time.hpp"
 #include "task/cases.hpp"
 
 namespace ako::cli {
@@ -18,15 +19,6 @@ namespace ako::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 const char* worst_verdict(const char* a, const std::string& b) {
   auto rank = [](const std::string& v) { return v == "failed" ? 3 : v == "incorrect" ? 2 : v == "skipped" ? 1 : 0; };
