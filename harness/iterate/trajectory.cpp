@@ -2,25 +2,11 @@
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/json_optional.hpp"
 #include "git/commit.hpp"
 #include "iterate/commit_message.hpp"
 
 namespace ako::iterate {
-
-namespace {
-
-template <class T>
-nlohmann::json opt(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-template <class T>
-std::optional<T> read_opt(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  return j[key].get<T>();
-}
-
-}  // namespace
 
 const IterationRecord* TrajectorySummary::find(int iter) const {
   for (const auto& r : iterations)

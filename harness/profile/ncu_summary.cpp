@@ -1,21 +1,8 @@
 #include "profile/ncu_summary.hpp"
 
+#include "common/json_optional.hpp"
+
 namespace ako::profile {
-
-namespace {
-
-template <class T>
-nlohmann::json opt(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-template <class T>
-std::optional<T> read_opt(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  return j[key].get<T>();
-}
-
-}  // namespace
 
 nlohmann::json to_json(const NcuSummary& s) {
   return {{"kernel", s.kernel},
