@@ -7,6 +7,7 @@
 #include "common/atomic_file.hpp"
 #include "common/dtype.hpp"
 #include "common/error.hpp"
+#include "search/tuning_db.hpp"
 #include "verify/static/static_check.hpp"
 #include "verify/support_sources.hpp"
 
@@ -117,14 +118,7 @@ BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOpti
     else
       out.modules[keys[i]] = m;
     if (!is_support && solution_files.count(keys[i])) {
-      // Static checks on what NVVM and ptxas made of the candidate (not its source text).
-      verify::StaticCheckInput in;
-      in.file = reqs[i].display_name;
-      in.ptx = read_file(m.ptx);
-      in.resources = m.resources;
-      for (const auto& [expr, lowered] : m.lowered) in.display_names[lowered] = expr;
-      in.allow.insert(opt.allow.begin(), opt.allow.end());
-      for (auto& f : verify::check_program(in)) out.findings.push_back(std::move(f));
+      for (auto& f : check_compiled_module(m, reqs[i].display_name, opt.allow)) out.findings.push_back(std::move(f));
     }
   }
   return out;
@@ -221,7 +215,18 @@ bool refuse_implausible(CaseResult& r, double copy_bandwidth_gbs, double max_fra
   return true;
 }
 
-void refuse_static(std::vector<CaseResult>& cases, const std::vector<StaticFinding>& findings) {
+std::vector<StaticFinding> check_compiled_module(const jit::CompiledModule& module, const std::string& display_name,
+                                                 const std::vector<std::string>& allow) {
+  verify::StaticCheckInput in;
+  in.file = display_name;
+  in.ptx = read_file(module.ptx);
+  in.resources = module.resources;
+  for (const auto& [expr, lowered] : module.lowered) in.display_names[lowered] = expr;
+  in.allow.insert(allow.begin(), allow.end());
+  return verify::check_program(in);
+}
+
+std::string static_refusal(const std::vector<StaticFinding>& findings) {
   const StaticFinding* first = nullptr;
   int refused = 0;
   for (const auto& f : findings)
@@ -229,9 +234,14 @@ void refuse_static(std::vector<CaseResult>& cases, const std::vector<StaticFindi
       if (!first) first = &f;
       ++refused;
     }
-  if (!first) return;
-  const std::string why = fmt::format("static check: {} {}: {}{}", first->check, first->kernel, first->what,
-                                      refused > 1 ? fmt::format(" (and {} more findings)", refused - 1) : "");
+  if (!first) return {};
+  return fmt::format("{}{} {}: {}{}", search::kStaticCheckReason, first->check, first->kernel, first->what,
+                     refused > 1 ? fmt::format(" (and {} more findings)", refused - 1) : "");
+}
+
+void refuse_static(std::vector<CaseResult>& cases, const std::vector<StaticFinding>& findings) {
+  const std::string why = static_refusal(findings);
+  if (why.empty()) return;
   for (auto& c : cases) {
     if (c.kind == "compare") {
       c.verdict = Verdict::failed;

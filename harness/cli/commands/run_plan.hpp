@@ -60,6 +60,18 @@ bool refuse_implausible(CaseResult& r, double copy_bandwidth_gbs, double max_fra
 
 // Marks every compare case failed (fault "static_check", reason naming the first refused
 // finding and the count) and every other case skipped, for a candidate the static checks refuse.
+// The static checks on one compiled candidate module: its PTX and ptxas report (what NVVM and
+// ptxas made of it, not its source text), with the task's solution.allow. Every finding, allowed
+// ones marked. `ako run` applies it to the solution, `ako tune` to every variant, so a
+// configuration tune picks is one run accepts.
+std::vector<StaticFinding> check_compiled_module(const jit::CompiledModule& module, const std::string& display_name,
+                                                 const std::vector<std::string>& allow);
+
+// "static check: local_memory k<...>: uses a 512 byte stack frame ... (and 1 more findings)" for
+// the first finding not allowed (search::kStaticCheckReason first, which the tuning database
+// recognises refusals by); "" when nothing is refused.
+std::string static_refusal(const std::vector<StaticFinding>& findings);
+
 void refuse_static(std::vector<CaseResult>& cases, const std::vector<StaticFinding>& findings);
 
 }  // namespace ako::cli

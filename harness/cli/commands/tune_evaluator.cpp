@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/tune_static.hpp"
+#include "cli/commands/run_plan.hpp"
 #include "cli/commands/workspace.hpp"
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
@@ -100,7 +100,7 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
     v.module = br.modules[k];
     for (const auto& [lowered, res] : v.module.resources) v.registers = std::max(v.registers, res.registers);
     // Before any GPU work, as in `ako run`: a refused variant is recorded, never measured.
-    v.error = static_refusal(check_variant(v.module, reqs[k].display_name, opt_.build.allow));
+    v.error = static_refusal(check_compiled_module(v.module, reqs[k].display_name, opt_.build.allow));
     if (!v.error.empty()) ++refused_static;
   }
   return out;

@@ -6,7 +6,7 @@
 //   prepare  expand each variant's cases, compile the reference and support kernels (cached
 //            after the first batch) and every variant, one NVRTC program each, in forked
 //            processes (NVRTC serialises threads of one process; cuda_tech.md §1), then put
-//            each through the static checks `ako run` applies (tune_static.hpp): a variant
+//            each through the static checks `ako run` applies (check_compiled_module in run_plan.hpp): a variant
 //            with a finding the task does not allow is refused there and never reaches the GPU
 //   measure  one worker job for the whole batch: every (variant, case) validated against
 //            the reference, then timed; the reference itself is timed once per case label

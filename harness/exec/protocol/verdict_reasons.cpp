@@ -7,13 +7,11 @@
 
 namespace ako::exec {
 
-namespace {
-std::string num(double v) {
+std::string reason_number(double v) {
   char s[64];
   std::snprintf(s, sizeof s, "%.6g", v);
   return s;
 }
-}  // namespace
 
 bool is_constant_output(uint64_t checked, uint64_t got_varying, uint64_t want_varying) {
   return checked > 1 && got_varying == 0 && want_varying > 0;
@@ -22,7 +20,7 @@ bool is_constant_output(uint64_t checked, uint64_t got_varying, uint64_t want_va
 std::string constant_output_reason(const std::string& buffer, uint64_t checked, double value) {
   return fmt::format("constant output: all {} elements of '{}' are {} while the reference's vary "
                      "(unwritten or skipped work)",
-                     checked, buffer, num(value));
+                     checked, buffer, reason_number(value));
 }
 
 std::string nondeterministic_reason(const std::string& buffer, uint64_t differing, uint64_t checked,
@@ -30,7 +28,7 @@ std::string nondeterministic_reason(const std::string& buffer, uint64_t differin
   return fmt::format("nondeterministic: two runs of the solution on the same inputs differ in '{}' "
                      "({} of {} elements; worst at index {}: {} then {}): a race or a read of "
                      "uninitialised shared memory",
-                     buffer, differing, checked, index, num(first), num(second));
+                     buffer, differing, checked, index, reason_number(first), reason_number(second));
 }
 
 int timed_input_sets(uint64_t set_bytes, uint64_t l2_bytes, uint64_t free_bytes, int max_sets) {

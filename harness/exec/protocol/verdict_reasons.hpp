@@ -7,6 +7,9 @@
 
 namespace ako::exec {
 
+// A value inside a verdict reason: "%.6g" (enough to tell two bf16 values apart, short to read).
+std::string reason_number(double v);
+
 // A buffer's output is "constant" when every element the candidate wrote is bitwise the same
 // while the reference's elements vary: all zeros, or one value broadcast (work skipped).
 // got_varying / want_varying count elements that differ from element 0.

@@ -1,19 +1,10 @@
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "exec/protocol/verdict_reasons.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
 
 namespace ako::verify {
-
-namespace {
-std::string num(double v) {
-  char s[64];
-  std::snprintf(s, sizeof s, "%.6g", v);
-  return s;
-}
-}  // namespace
 
 void ErrorAccumulator::add(const BufferComparison& c, const std::string& buffer) {
   stats_.checked += c.checked;
@@ -56,12 +47,12 @@ std::string ErrorAccumulator::failure_reason(const exec::Tolerance& tol, const s
   if (stats_.mismatches == 0 && stats_.nonfinite == 0) return {};
   std::string r = got_name + " differs from " + want_name + " in '" + stats_.buffer + "': ";
   r += std::to_string(stats_.mismatches) + " of " + std::to_string(stats_.checked) +
-       " elements mismatch (tolerance atol " + num(tol.atol) + " + rtol " + num(tol.rtol) + " * |want|";
+       " elements mismatch (tolerance atol " + exec::reason_number(tol.atol) + " + rtol " + exec::reason_number(tol.rtol) + " * |want|";
   if (stats_.nonfinite) r += "; " + std::to_string(stats_.nonfinite) + " of them NaN/Inf";
   r += ")";
-  r += "; worst at index " + std::to_string(stats_.worst_index) + ": got " + num(stats_.worst_got) +
-       ", want " + num(stats_.worst_want);
-  r += "; max abs " + num(stats_.max_abs) + ", max rel " + num(stats_.max_rel);
+  r += "; worst at index " + std::to_string(stats_.worst_index) + ": got " + exec::reason_number(stats_.worst_got) +
+       ", want " + exec::reason_number(stats_.worst_want);
+  r += "; max abs " + exec::reason_number(stats_.max_abs) + ", max rel " + exec::reason_number(stats_.max_rel);
   return r;
 }
 
