@@ -62,6 +62,31 @@ struct ErrorStats {
 
 enum class Verdict { correct, incorrect, failed, skipped };
 
+// The SM clock over a case's timed samples: a probe kernel between sample batches reads
+// cycles against %globaltimer (NVBench's throttle rule, cuda_tech.md section 4). Every kernel
+// timed for the case was sampled interleaved with the others, so one report covers them all.
+struct ClockReport {
+  double rated_mhz = 0;          // CU_DEVICE_ATTRIBUTE_CLOCK_RATE
+  double min_mhz = 0, median_mhz = 0, max_mhz = 0;
+  int probes = 0;
+  bool throttled = false;        // some probe read under kThrottleFraction of the rated clock
+};
+inline constexpr double kThrottleFraction = 0.75;
+
+// A baseline (a peer kernel such as the engine's own) in one case: validated against the
+// reference like the solution and timed interleaved with it, but never the case's verdict.
+struct BaselineResult {
+  std::string name;
+  Verdict verdict = Verdict::skipped;  // its own correctness against the reference
+  std::string reason;            // why incorrect / failed / skipped (not installed, not applicable, ...)
+  std::string fault;
+  ErrorStats error;
+  std::optional<TimingStats> time;
+  double gbps = 0;               // case bytes / its median
+  double pct_copy_bw = 0;
+  double speedup = 0;            // its median / the solution's median (> 1: the solution is faster)
+};
+
 struct CaseResult {
   int index = 0;
   std::string kind = "compare";  // "compare" (solution vs reference) or "reference_check" (vs CPU double)
@@ -86,6 +111,8 @@ struct CaseResult {
   double pct_copy_bw = 0;        // gbps / measured device copy bandwidth * 100
   int input_sets = 0;            // input sets the timed samples rotated through (0: not timed)
   std::vector<SanitizerReport> sanitizer;  // --sanitize re-runs of a failing case
+  std::vector<BaselineResult> baselines;   // one per task baseline (compare cases), spec order
+  std::optional<ClockReport> clock;        // the SM clock while this case was timed
 };
 
 struct DeviceInfo {
@@ -93,6 +120,7 @@ struct DeviceInfo {
   std::string arch;              // "sm_90a"
   std::string uuid;
   int sm_count = 0;
+  int rated_sm_clock_mhz = 0;    // CU_DEVICE_ATTRIBUTE_CLOCK_RATE (the clock-throttle check's yardstick)
   int64_t l2_bytes = 0;
   int driver_version = 0;        // cuDriverGetVersion, e.g. 13000
   std::string cuda_version;      // toolkit the binaries were built with
@@ -165,7 +193,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, method, cold_l2, sa
                                                 min_us, max_us, mean_us, stdev_us, ci_rel, stable,
                                                 kernels_per_sample, launch_audit)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerReport, tool, exit_code, errors, report, excerpt)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, name, arch, uuid, sm_count, l2_bytes, driver_version,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClockReport, rated_mhz, min_mhz, median_mhz, max_mhz, probes, throttled)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, name, arch, uuid, sm_count, rated_sm_clock_mhz, l2_bytes,
+                                                driver_version,
                                                 cuda_version, nvrtc_version, copy_bandwidth_gbs,
                                                 copy_bandwidth_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelBuild, role, file, name_expression, lowered_name, arch,
@@ -174,6 +204,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StaticFinding, check, file, kern
 
 void to_json(nlohmann::json& j, const ErrorStats& v);
 void from_json(const nlohmann::json& j, ErrorStats& v);
+void to_json(nlohmann::json& j, const BaselineResult& v);
+void from_json(const nlohmann::json& j, BaselineResult& v);
 void to_json(nlohmann::json& j, const CaseResult& v);
 void from_json(const nlohmann::json& j, CaseResult& v);
 

@@ -57,6 +57,29 @@ void from_json(const json& j, ErrorStats& v) {
   opt(j, "buffer", v.buffer);
 }
 
+void to_json(json& j, const BaselineResult& v) {
+  j = json{{"name", v.name},
+           {"verdict", verdict_name(v.verdict)},
+           {"reason", v.reason},
+           {"fault", v.fault},
+           {"error", v.error},
+           {"time", v.time ? json(*v.time) : json(nullptr)},
+           {"gbps", v.gbps},
+           {"pct_copy_bw", v.pct_copy_bw},
+           {"speedup", v.speedup}};
+}
+void from_json(const json& j, BaselineResult& v) {
+  opt(j, "name", v.name);
+  if (j.contains("verdict")) v.verdict = parse_verdict(j.at("verdict").get<std::string>());
+  opt(j, "reason", v.reason);
+  opt(j, "fault", v.fault);
+  opt(j, "error", v.error);
+  if (j.contains("time") && !j["time"].is_null()) v.time = j["time"].get<TimingStats>();
+  opt(j, "gbps", v.gbps);
+  opt(j, "pct_copy_bw", v.pct_copy_bw);
+  opt(j, "speedup", v.speedup);
+}
+
 void to_json(json& j, const CaseResult& v) {
   j = json{{"index", v.index},
            {"kind", v.kind},
@@ -79,7 +102,9 @@ void to_json(json& j, const CaseResult& v) {
            {"gbps", v.gbps},
            {"pct_copy_bw", v.pct_copy_bw},
            {"input_sets", v.input_sets},
-           {"sanitizer", v.sanitizer}};
+           {"sanitizer", v.sanitizer},
+           {"baselines", v.baselines},
+           {"clock", v.clock ? json(*v.clock) : json(nullptr)}};
 }
 void from_json(const json& j, CaseResult& v) {
   opt(j, "index", v.index);
@@ -106,6 +131,8 @@ void from_json(const json& j, CaseResult& v) {
   opt(j, "pct_copy_bw", v.pct_copy_bw);
   opt(j, "input_sets", v.input_sets);
   opt(j, "sanitizer", v.sanitizer);
+  opt(j, "baselines", v.baselines);
+  if (j.contains("clock") && !j["clock"].is_null()) v.clock = j["clock"].get<ClockReport>();
 }
 
 

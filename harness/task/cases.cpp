@@ -173,15 +173,15 @@ struct ScalarValues {
   std::map<std::string, double> floats;
 };
 
-ScalarValues evaluate_scalars(const TaskSpec& spec, const ExprEnv& env, const std::string& label) {
-  ScalarValues out;
-  for (size_t i = 0; i < spec.scalars.size(); ++i) {
-    const ScalarSpec& s = spec.scalars[i];
+ScalarValues evaluate_scalars(const TaskSpec& spec, const std::vector<ScalarSpec>& specs, const std::string& prefix,
+                              const ExprEnv& env, const std::string& label, ScalarValues out = {}) {
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const ScalarSpec& s = specs[i];
     if (s.type == ScalarType::f32) {
       out.floats[s.name] = std::stod(s.value);
       continue;
     }
-    const std::string field = fmt::format("scalars[{}].value", i);
+    const std::string field = fmt::format("{}scalars[{}].value", prefix, i);
     int64_t v = eval_field(spec, field, s.value, env, label);
     if (s.type == ScalarType::i32 && (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
       throw SpecError(spec.file.string(), field,
@@ -219,9 +219,10 @@ std::vector<exec::BufferJob> make_buffers(const TaskSpec& spec, DType dtype, con
   return out;
 }
 
+// `extra_scalars`: a baseline's own scalars (their values are in `scalars` too).
 KernelInstance instantiate(const TaskSpec& spec, const KernelSpec& k, const std::string& kernel_field,
                            const ExprEnv& env, const Case& c, const Params& params, const ScalarValues& scalars,
-                           const std::string& label) {
+                           const std::string& label, const std::vector<ScalarSpec>& extra_scalars = {}) {
   KernelInstance inst;
   inst.file = std::filesystem::absolute(spec.root / k.file).lexically_normal();
 
@@ -253,7 +254,9 @@ KernelInstance instantiate(const TaskSpec& spec, const KernelSpec& k, const std:
         arg.buffer = static_cast<int>(buf - c.buffers.begin());
       }  // else: kind null, the kernel sees nullptr
     } else {
-      auto s = std::find_if(spec.scalars.begin(), spec.scalars.end(), [&](const ScalarSpec& x) { return x.name == name; });
+      auto named = [&](const ScalarSpec& x) { return x.name == name; };
+      auto s = std::find_if(spec.scalars.begin(), spec.scalars.end(), named);
+      if (s == spec.scalars.end()) s = std::find_if(extra_scalars.begin(), extra_scalars.end(), named);
       if (s->type == ScalarType::f32) {
         arg.kind = exec::ArgJob::Kind::f32;
         arg.f = scalars.floats.at(name);
@@ -265,6 +268,35 @@ KernelInstance instantiate(const TaskSpec& spec, const KernelSpec& k, const std:
     inst.args.push_back(arg);
   }
   return inst;
+}
+
+// A baseline for one case: absent (with the reason) when its `when` is false or its required
+// file is missing; otherwise its instance, its lets and elem_bytes usable in its expressions.
+BaselineInstance instantiate_baseline(const TaskSpec& spec, size_t i, const ExprEnv& case_env, const Case& c,
+                                      const ScalarValues& case_scalars, const std::string& label) {
+  const BaselineSpec& b = spec.baselines[i];
+  const std::string field = fmt::format("baselines[{}]", i);
+  BaselineInstance out;
+  out.name = b.name;
+  ExprEnv env = case_env;
+  env["elem_bytes"] = static_cast<int64_t>(dtype_size(c.dtype));
+  if (!b.when.empty() && eval_field(spec, field + ".when", b.when, env, label) == 0) {
+    out.absent_reason = fmt::format("not applicable to this case (when: {})", b.when);
+    return out;
+  }
+  if (!b.requires_file.empty() && !std::filesystem::exists(spec.root / b.requires_file)) {
+    out.absent_reason = fmt::format("not installed: {} is missing{}", b.requires_file.string(),
+                                    b.requires_hint.empty() ? "" : "; " + b.requires_hint);
+    return out;
+  }
+  Params lets;
+  for (const auto& [name, expr] : b.lets) env[name] = lets[name] = eval_field(spec, field + ".let." + name, expr, env, label);
+  const ScalarValues scalars = evaluate_scalars(spec, b.scalars, field + ".", env, label, case_scalars);
+  for (const auto& dir : b.include_dirs)
+    out.options.push_back("-I" + std::filesystem::absolute(spec.root / dir).lexically_normal().string());
+  out.options.insert(out.options.end(), b.options.begin(), b.options.end());
+  out.kernel = instantiate(spec, b.kernel, field, env, c, lets, scalars, label, b.scalars);
+  return out;
 }
 
 void check_constraints(const TaskSpec& spec, const ExprEnv& env, const ParamChoice& choice, const std::string& label) {
@@ -291,7 +323,7 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
   for (const auto& [name, v] : shape.dims) env[name] = v;
   for (const auto& [name, on] : flags) env[name] = on ? 1 : 0;
   c.buffers = make_buffers(spec, dtype, flags, env, label);
-  ScalarValues scalars = evaluate_scalars(spec, env, label);
+  ScalarValues scalars = evaluate_scalars(spec, spec.scalars, "", env, label);
   for (const auto& [name, v] : scalars.ints) c.scalars[name] = static_cast<double>(v);
   for (const auto& [name, v] : scalars.floats) c.scalars[name] = v;
   c.reference = instantiate(spec, spec.reference, "reference", env, c, {}, scalars, label);
@@ -305,6 +337,8 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
     c.config_class = choice.config_class;
     c.config_note = choice.note;
     c.solution = instantiate(spec, spec.solution, "solution", solution_env, c, c.params, scalars, label);
+    for (size_t i = 0; i < spec.baselines.size(); ++i)
+      c.baselines.push_back(instantiate_baseline(spec, i, env, c, scalars, label));
   }
 
   c.tolerance = spec.tolerance.count(dtype) ? spec.tolerance.at(dtype) : default_tolerance(dtype);

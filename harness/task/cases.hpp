@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,14 @@ struct KernelInstance {
   std::vector<exec::ArgJob> args;        // buffers resolved to indices into Case::buffers
 };
 
+// One baseline (spec.baselines) for one compare case: its instance, or why it does not run.
+struct BaselineInstance {
+  std::string name;
+  std::optional<KernelInstance> kernel;  // absent: not applicable to this case, or not installed
+  std::string absent_reason;             // why absent, in words (shown in the baseline's column)
+  std::vector<std::string> options;      // its NVRTC options: -I<absolute include dir>, then the spec's options
+};
+
 struct Case {
   std::string kind = "compare";          // or "reference_check"
   const ShapeSpec* shape = nullptr;
@@ -34,6 +43,7 @@ struct Case {
   std::map<std::string, double> scalars;  // every scalar's value (for the CPU reference)
   KernelInstance reference;
   std::optional<KernelInstance> solution;
+  std::vector<BaselineInstance> baselines;  // compare cases: one per spec baseline, in spec order
   exec::Tolerance tolerance;
   double bytes = 0;                      // sum over present buffers: inputs/weights read once,
                                          // outputs written once

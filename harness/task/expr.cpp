@@ -4,6 +4,8 @@
 // that && and || short-circuit ("VEC != 0 && cols % VEC == 0" never divides by zero).
 #include "task/expr.hpp"
 
+#include <numeric>
+
 #include <cctype>
 #include <memory>
 #include <vector>
@@ -30,7 +32,7 @@ struct Function {
   std::string_view name;
   size_t arity;
 };
-constexpr Function kFunctions[] = {{"ceil_div", 2}, {"min", 2}, {"max", 2}, {"pow2", 1}};
+constexpr Function kFunctions[] = {{"ceil_div", 2}, {"min", 2}, {"max", 2}, {"gcd", 2}, {"pow2", 1}};
 
 [[noreturn]] void fail(std::string_view expr, size_t pos, const std::string& what) {
   throw Error(fmt::format("expression \"{}\": {} at column {}", expr, what, pos + 1));
@@ -203,7 +205,7 @@ class Parser {
     for (const auto& f : kFunctions)
       if (f.name == n->name) fn = &f;
     if (!fn)
-      fail(text_, n->pos, fmt::format("unknown function '{}'; known: ceil_div, min, max, pow2", n->name));
+      fail(text_, n->pos, fmt::format("unknown function '{}'; known: ceil_div, min, max, gcd, pow2", n->name));
     n->op = Op::call;
     expect('(');
     n->kids.push_back(parse_or());
@@ -286,6 +288,7 @@ class Evaluator {
     int64_t b = eval(*n.kids[1]);
     if (n.name == "min") return std::min(a, b);
     if (n.name == "max") return std::max(a, b);
+    if (n.name == "gcd") return std::gcd(a, b);  // FlashInfer's vector width: gcd(16 / elem_bytes, d)
     // ceil_div: launch geometry over positive sizes; defined for b > 0 only, so that a
     // negative or zero divisor in a spec is reported rather than silently rounded.
     if (b <= 0) fail(text_, n.pos, fmt::format("ceil_div divisor must be positive, got {}", b));

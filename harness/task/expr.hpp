@@ -2,7 +2,7 @@
 // A tiny integer expression language for task specs: launch geometry ("ceil_div(rows, ROWS)"),
 // buffer shapes and constraints ("BLOCK % 32 == 0 && cols % VEC == 0").
 // Grammar: literals, identifiers, ( ), unary - !, * / %, + -, < <= > >=, == !=, &&, ||,
-// and the functions ceil_div(a,b), min(a,b), max(a,b), pow2(a) (1 when a is a power of two).
+// and the functions ceil_div(a,b), min(a,b), max(a,b), gcd(a,b), pow2(a) (1 when a is a power of two).
 // Precedence and semantics follow C (/ and % truncate toward zero, && and || short-circuit,
 // comparisons give 0 or 1); overflow is an error. Full reference: tasks/README.md.
 // Hand-written: the one well-kept Debian option (muParser) evaluates in double, and

@@ -14,13 +14,14 @@
 #include "task/json_field.hpp"
 #include "task/name_expression.hpp"
 #include "task/spec_checks.hpp"
+#include "task/spec_parse.hpp"
 
 namespace ako::task {
 namespace {
 
 const std::vector<std::string> kDtypeNames = {"bf16", "fp16", "fp32"};
 // Names the expression language or the name templates already give a meaning to.
-const std::vector<std::string> kReservedNames = {"T", "dtype", "ceil_div", "min", "max", "pow2"};
+const std::vector<std::string> kReservedNames = {"T", "dtype", "ceil_div", "min", "max", "gcd", "pow2", "elem_bytes"};
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -166,16 +167,18 @@ std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec) {
   return out;
 }
 
-std::vector<ScalarSpec> parse_scalars(const Field& f, const TaskSpec& spec) {
+}  // namespace
+
+std::vector<ScalarSpec> parse_scalars(const Field& f, const TaskSpec& spec, const std::vector<std::string>& known) {
   std::vector<ScalarSpec> out;
   if (!f.present()) return out;
   f.require_array();
-  const auto known = concat(spec.dims, spec.flags);
   for (const Field& e : f.elements()) {
     e.only_keys({"name", "type", "value"});
     ScalarSpec s;
     s.name = e["name"].non_empty_string();
     bool taken = std::any_of(spec.buffers.begin(), spec.buffers.end(), [&](const BufferSpec& b) { return b.name == s.name; }) ||
+                 std::any_of(spec.scalars.begin(), spec.scalars.end(), [&](const ScalarSpec& o) { return o.name == s.name; }) ||
                  std::any_of(out.begin(), out.end(), [&](const ScalarSpec& o) { return o.name == s.name; });
     if (taken) e["name"].fail(fmt::format("expected a name no other buffer or scalar has, got \"{}\"", s.name));
     std::string type = e["type"].string();
@@ -190,12 +193,14 @@ std::vector<ScalarSpec> parse_scalars(const Field& f, const TaskSpec& spec) {
       s.value = value.value().dump();  // JSON's shortest round-trip spelling
     } else {
       s.value = value.expression();
-      check_expression(value, s.value, known, "an integer expression over the dims and flags");
+      check_expression(value, s.value, known, "an integer expression over " + join_names(known));
     }
     out.push_back(std::move(s));
   }
   return out;
 }
+
+namespace {
 
 std::vector<std::string> geometry(const Field& f, const std::vector<std::string>& known, std::string_view what) {
   f.require_array();
@@ -240,10 +245,13 @@ std::vector<TunableParam> parse_params(const Field& f, std::vector<std::string> 
   return out;
 }
 
-KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, bool solution) {
+}  // namespace
+
+KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, KernelRole role, const KernelScope& scope) {
+  const bool solution = role == KernelRole::solution;
   if (solution)
     f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes", "params", "constraints", "config", "allow"});
-  else
+  else if (role == KernelRole::reference)
     f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes"});
   KernelSpec k;
   k.file = existing_file(f["file"], spec.root);
@@ -251,7 +259,7 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, bool solution) {
 
   std::vector<std::string> param_names;
   for (const auto& p : k.params) param_names.push_back(p.name);
-  const auto known = concat(concat(spec.dims, spec.flags), param_names);
+  const auto known = concat(concat(concat(spec.dims, spec.flags), param_names), scope.known);
 
   k.kernel = f["kernel"].non_empty_string();
   std::vector<std::string> placeholders;
@@ -270,6 +278,7 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, bool solution) {
   std::vector<std::string> arg_names;
   for (const auto& b : spec.buffers) arg_names.push_back(b.name);
   for (const auto& s : spec.scalars) arg_names.push_back(s.name);
+  for (const auto& s : scope.scalars) arg_names.push_back(s.name);
   for (const Field& a : args.elements()) {
     std::string name = a.string();
     if (!contains(arg_names, name))
@@ -301,6 +310,8 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, bool solution) {
   }
   return k;
 }
+
+namespace {
 
 std::vector<ShapeSpec> parse_shapes(const Field& f, const TaskSpec& spec, std::set<std::string>& names,
                                     bool required) {
@@ -363,7 +374,7 @@ TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file
   const std::string file_name = file.string();
   Field top(&doc, "", &file_name);
   top.only_keys({"schema", "name", "description", "op", "dims", "dtypes", "flags", "trials", "tolerance", "buffers",
-                 "scalars", "reference", "solution", "shapes", "check_shapes", "port"});
+                 "scalars", "reference", "solution", "baselines", "shapes", "check_shapes", "port"});
   TaskSpec spec;
   spec.file = file;
   spec.root = root;
@@ -386,9 +397,10 @@ TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file
   spec.tolerance = parse_tolerance(top["tolerance"], spec.dtypes);
 
   spec.buffers = parse_buffers(top["buffers"], spec);
-  spec.scalars = parse_scalars(top["scalars"], spec);
-  spec.reference = parse_kernel(top["reference"], spec, false);
-  spec.solution = parse_kernel(top["solution"], spec, true);
+  spec.scalars = parse_scalars(top["scalars"], spec, concat(spec.dims, spec.flags));
+  spec.reference = parse_kernel(top["reference"], spec, KernelRole::reference);
+  spec.solution = parse_kernel(top["solution"], spec, KernelRole::solution);
+  spec.baselines = parse_baselines(top["baselines"], spec);
 
   std::set<std::string> shape_names;
   spec.shapes = parse_shapes(top["shapes"], spec, shape_names, true);

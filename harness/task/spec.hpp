@@ -56,6 +56,23 @@ struct KernelSpec {
   std::vector<std::string> allow;        // solution only: static checks the task permits (kStaticChecks)
 };
 
+// A named peer kernel timed beside the solution (tasks/README.md, "Baselines"): typically the
+// kernel the engine ships today. Compiled and validated like the solution and timed
+// interleaved with it, shown as columns, never judged as the candidate: its failure or its
+// absence (requires_file missing) is reported in its column and the run goes on.
+struct BaselineSpec {
+  std::string name;                      // identifier, column title ("flashinfer")
+  std::string description;
+  KernelSpec kernel;                     // file, kernel, args, grid, block, shared_bytes
+  std::vector<std::filesystem::path> include_dirs;  // relative to the root; -I for its program
+  std::vector<std::string> options;      // further NVRTC options as the peer is built (-default-device, ...)
+  std::filesystem::path requires_file;   // relative; missing: the baseline is absent, said why
+  std::string requires_hint;             // how to get it ("run scripts/fetch-peers.sh")
+  std::string when;                      // boolean expression over dims and flags; empty: always
+  std::vector<std::pair<std::string, std::string>> lets;  // NAME = integer expression, in order
+  std::vector<ScalarSpec> scalars;       // its own scalar arguments (e.g. FlashInfer's weight_bias)
+};
+
 struct ShapeSpec {
   std::string name;
   std::map<std::string, int64_t> dims;
@@ -88,6 +105,7 @@ struct TaskSpec {
   std::vector<ScalarSpec> scalars;
   KernelSpec reference;
   KernelSpec solution;
+  std::vector<BaselineSpec> baselines;   // peers timed beside the solution (may be empty)
   std::map<DType, exec::Tolerance> tolerance;  // one entry per dtype in `dtypes` (defaults filled in)
   int trials = 3;
   nlohmann::json port = nlohmann::json::object();  // port target, read by `ako port`

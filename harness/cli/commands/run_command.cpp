@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 #include <random>
+#include <set>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -126,6 +127,18 @@ std::string format_static_findings(const std::vector<StaticFinding>& findings) {
   return s;
 }
 
+// Once per baseline: why it did not run anywhere it applies (not installed, not compiled).
+std::vector<std::string> baseline_notes(const std::vector<CaseResult>& cases) {
+  std::vector<std::string> notes;
+  std::set<std::string> seen;
+  for (const auto& c : cases)
+    for (const auto& b : c.baselines) {
+      const bool absent = b.reason.rfind("not installed", 0) == 0 || b.fault == "compile_error";
+      if (absent && seen.insert(b.name).second) notes.push_back(fmt::format("baseline {}: {}", b.name, b.reason));
+    }
+  return notes;
+}
+
 nlohmann::json options_json(const RunOptions& opt, const Prepared& p, uint64_t seed, int trials) {
   return nlohmann::json{{"arch", p.arch},         {"arch_source", p.arch_source},
                         {"hot", opt.hot},         {"seed", seed},
@@ -193,6 +206,8 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   result.builds = built.builds;
   result.static_findings = built.findings;
   result.summary.compiled = built.errors.empty();
+  mark_baseline_compile_errors(result.cases, built);
+  out.baseline_notes = baseline_notes(result.cases);
   if (!built.errors.empty()) {
     out.stage = RunStage::compile_failed;
     out.compile_errors = built.errors;
@@ -245,7 +260,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   cb.on_device = [&](const DeviceInfo& d) { progress.note("device: " + d.name); };
   cb.on_begin = [&](int i) { progress.update(done, total, p.cases[i].label(), "validating"); };
   cb.on_phase = [&](int i, const std::string& phase) {
-    progress.update(done, total, p.cases[i].label(), phase == "time_reference" ? "timing reference" : "timing solution");
+    progress.update(done, total, p.cases[i].label(), phase == "validate_baselines" ? "validating baselines" : "timing");
   };
   cb.on_result = [&](const CaseResult&) { ++done; };
 
@@ -330,6 +345,7 @@ int run_command(const RunOptions& opt) {
   fmt::print("{}", format_device_line(result.device));
   fmt::print("task {}: {} cases, seed {}, {} trials each, L2 {}\n\n", result.task, result.summary.cases, o.seed,
              o.trials, opt.hot ? "hot" : "flushed before every sample");
+  for (const auto& note : o.baseline_notes) fmt::print("{}\n", note);
   fmt::print("{}\n", format_run_table(result, out_style));
   for (const auto& note : o.config_notes) fmt::print("config: {}\n", note);
   fmt::print("{}", format_reference_checks(result, out_style));

@@ -54,6 +54,7 @@ struct RunOutcome {
   uint64_t seed = 0;
   int trials = 0;
   std::vector<std::string> config_notes;    // shapes the tuning never saw: which class serves them (task/config.hpp)
+  std::vector<std::string> baseline_notes;  // a baseline not installed or not compiled, once per baseline
 };
 
 // The run without any output on stdout (progress goes to `progress`): `ako run` prints it,

@@ -1,5 +1,6 @@
 #include "cli/commands/run_plan.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -52,6 +53,7 @@ std::map<std::string, std::string> support_name_expressions() {
   m["guard_fill:u8"] = "ako_guard_fill<unsigned char>";
   m["guard_check:u8"] = "ako_guard_check<unsigned char>";
   m["smem_scribble:u32"] = "ako_smem_scribble<unsigned int>";
+  m["clock_probe:u64"] = "ako_clock_probe<unsigned long long>";   // throttle detection while timing
   return m;
 }
 
@@ -80,6 +82,27 @@ BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOpti
     reqs.push_back(std::move(r));
     keys.push_back(file);
   }
+  // Baselines: one program per file with its own include folders; their compile errors are
+  // theirs alone (BuiltKernels::baseline_errors), never the run's.
+  std::map<std::string, std::string> baseline_of;   // file -> baseline name
+  for (const auto& c : cases)
+    for (const auto& bl : c.baselines) {
+      if (!bl.kernel) continue;
+      const std::string file = bl.kernel->file.string();
+      if (baseline_of.emplace(file, bl.name).second) {
+        jit::CompileRequest r;
+        r.source = file;
+        r.display_name = display_name(file, opt.root);
+        r.arch = opt.arch;
+        r.extra_options = bl.options;
+        reqs.push_back(std::move(r));
+        keys.push_back(file);
+      }
+      auto req = std::find_if(reqs.begin(), reqs.end(), [&](const jit::CompileRequest& r) { return r.source == file; });
+      if (std::find(req->name_expressions.begin(), req->name_expressions.end(), bl.kernel->name_expression) ==
+          req->name_expressions.end())
+        req->name_expressions.push_back(bl.kernel->name_expression);
+    }
   jit::CompileRequest sup;
   sup.source = support_source(opt.compile.cache_dir);
   sup.display_name = "ako/support_kernels.cuh";
@@ -91,15 +114,17 @@ BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOpti
   const jit::BatchResult batch = jit::compile_all(reqs, opt.compile);
   for (size_t i = 0; i < reqs.size(); ++i) {
     const bool is_support = i + 1 == reqs.size();
+    const auto baseline = is_support ? baseline_of.end() : baseline_of.find(keys[i]);
     if (!batch.errors[i].empty()) {
-      out.errors.push_back(batch.errors[i]);
+      if (baseline != baseline_of.end()) out.baseline_errors[baseline->second] = batch.errors[i];
+      else out.errors.push_back(batch.errors[i]);
       continue;
     }
     const jit::CompiledModule& m = batch.modules[i];
     (m.cache_hit ? out.cache_hits : out.compiled) += 1;
     for (const auto& expr : reqs[i].name_expressions) {
       KernelBuild b;
-      b.role = is_support ? "support" : role_of[keys[i]];
+      b.role = is_support ? "support" : baseline != baseline_of.end() ? "baseline " + baseline->second : role_of[keys[i]];
       b.file = reqs[i].display_name;
       b.name_expression = expr;
       auto it = m.lowered.find(expr);
@@ -164,6 +189,9 @@ exec::WorkerJob make_worker_job(const std::vector<task::Case>& cases, const Buil
     cj.buffers = c.buffers;
     cj.reference = launch_job(c.reference, built);
     if (c.solution) cj.solution = launch_job(*c.solution, built);
+    for (const auto& bl : c.baselines)
+      if (bl.kernel && !built.baseline_errors.count(bl.name))
+        cj.baselines.push_back(exec::BaselineJob{bl.name, launch_job(*bl.kernel, built)});
     cj.tolerance = c.tolerance;
     cj.trials = trials;
     // Distinct, recorded seeds per case: the run seed and the case index.
@@ -186,10 +214,33 @@ CaseResult case_result_skeleton(const task::Case& c, int index) {
   r.params = c.params;
   r.config_class = c.config_class;
   r.bytes = c.bytes;
+  for (const auto& bl : c.baselines) {
+    BaselineResult b;
+    b.name = bl.name;
+    b.reason = bl.kernel ? "not run" : bl.absent_reason;
+    r.baselines.push_back(std::move(b));
+  }
   return r;
 }
 
+void mark_baseline_compile_errors(std::vector<CaseResult>& cases, const BuiltKernels& built) {
+  for (auto& c : cases)
+    for (auto& b : c.baselines)
+      if (auto it = built.baseline_errors.find(b.name); it != built.baseline_errors.end()) {
+        b.verdict = Verdict::failed;
+        b.fault = "compile_error";
+        b.reason = "the baseline did not compile: " + it->second.substr(0, it->second.find('\n'));
+      }
+}
+
 void derive_rates(CaseResult& r, double copy_bandwidth_gbs) {
+  const double solution_us = r.solution_time ? r.solution_time->median_us : 0;
+  for (auto& b : r.baselines) {
+    if (!b.time || b.time->median_us <= 0) continue;
+    b.gbps = r.bytes / (b.time->median_us * 1e-6) / 1e9;
+    if (copy_bandwidth_gbs > 0) b.pct_copy_bw = 100.0 * b.gbps / copy_bandwidth_gbs;
+    if (solution_us > 0) b.speedup = b.time->median_us / solution_us;
+  }
   if (r.solution_time && r.solution_time->median_us > 0) {
     r.gbps = r.bytes / (r.solution_time->median_us * 1e-6) / 1e9;
     if (copy_bandwidth_gbs > 0) r.pct_copy_bw = 100.0 * r.gbps / copy_bandwidth_gbs;

@@ -20,6 +20,7 @@ struct BuiltKernels {
   jit::CompiledModule support;
   std::vector<KernelBuild> builds;                     // one per (role, name expression), for reports
   std::vector<std::string> errors;                     // compile errors, with file and line
+  std::map<std::string, std::string> baseline_errors;  // baseline name -> its compile error (the run goes on)
   std::vector<StaticFinding> findings;                 // static checks on the solution's compiled code
   int cache_hits = 0, compiled = 0;
 };
@@ -48,7 +49,10 @@ exec::WorkerJob make_worker_job(const std::vector<task::Case>& cases, const Buil
 // The result skeleton for a case (what the parent knows before the worker runs).
 CaseResult case_result_skeleton(const task::Case& c, int index);
 
-// Fill speedup, GB/s and % of copy bandwidth from the timings.
+// Every baseline entry whose program did not compile becomes failed (fault compile_error).
+void mark_baseline_compile_errors(std::vector<CaseResult>& cases, const BuiltKernels& built);
+
+// Fill speedup, GB/s and % of copy bandwidth from the timings (the solution's and each baseline's).
 void derive_rates(CaseResult& r, double copy_bandwidth_gbs);
 
 // A correct case timed with a flushed L2 whose solution moves the case's bytes faster than

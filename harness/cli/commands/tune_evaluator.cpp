@@ -153,7 +153,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
       if (on_case) on_case(job.cases[i].label, "validating");
     };
     cb.on_phase = [&](int i, const std::string& phase) {
-      if (on_case && phase != "validate") on_case(job.cases[i].label, phase == "time_reference" ? "timing reference" : "timing");
+      if (on_case && phase != "validate") on_case(job.cases[i].label, phase == "validate_baselines" ? "validating baselines" : "timing");
     };
     exec::WorkerRun run = opt_.run_worker ? opt_.run_worker(job, copt, cb) : exec::run_worker(job, copt, cb);
     std::error_code ec;

@@ -1,6 +1,7 @@
 #include "cli/format/run_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <vector>
 
@@ -88,21 +89,65 @@ std::string format_device_line(const DeviceInfo& d) {
                      (d.driver_version % 1000) / 10, d.copy_bandwidth_gbs, d.copy_bandwidth_source);
 }
 
+namespace {
+
+// The baselines' names, in the order the cases list them (the spec's).
+std::vector<std::string> baseline_names(const RunResult& r) {
+  std::vector<std::string> names;
+  for (const auto& c : r.cases)
+    for (const auto& b : c.baselines)
+      if (std::find(names.begin(), names.end(), b.name) == names.end()) names.push_back(b.name);
+  return names;
+}
+
+// A baseline's three cells: its time, its % of copy bandwidth, and the solution's speedup over
+// it; "n/a" where it does not apply, its verdict where it was not correct.
+void baseline_cells(const CaseResult& c, const std::string& name, std::vector<std::string>& row, const Style& st) {
+  auto it = std::find_if(c.baselines.begin(), c.baselines.end(), [&](const BaselineResult& b) { return b.name == name; });
+  if (it == c.baselines.end() || (it->verdict == Verdict::skipped && !it->time)) {
+    row.insert(row.end(), {"n/a", "", ""});
+  } else if (it->verdict != Verdict::correct) {
+    row.insert(row.end(), {st.red(verdict_name(it->verdict)), "", ""});
+  } else {
+    row.insert(row.end(), {us(it->time), it->pct_copy_bw > 0 ? fmt::format("{:.1f}", it->pct_copy_bw) : "-",
+                           it->speedup > 0 ? fmt::format("{:.2f}x", it->speedup) : "-"});
+  }
+}
+
+// The SM clock while the case was timed (median MHz), "!" when it throttled.
+std::string clock_text(const CaseResult& c, const Style& st) {
+  if (!c.clock || c.clock->probes == 0) return "-";
+  const std::string mhz = fmt::format("{:.0f}", c.clock->median_mhz);
+  return c.clock->throttled ? st.red(mhz + "!") : mhz;
+}
+
+}  // namespace
+
 std::string format_run_table(const RunResult& r, const Style& st) {
+  const std::vector<std::string> baselines = baseline_names(r);
   std::vector<std::vector<std::string>> rows;
   for (const auto& c : r.cases) {
     if (c.kind != "compare") continue;
     const bool timed = c.solution_time.has_value();
-    rows.push_back({c.shape, shape_dims(c), c.dtype, flags_text(c), us(c.reference_time), us(c.solution_time),
-                    timed && c.speedup > 0 ? fmt::format("{:.2f}x", c.speedup) : "-",
-                    timed ? fmt::format("{:.0f}", c.gbps) : "-",
-                    timed && c.pct_copy_bw > 0 ? fmt::format("{:.1f}", c.pct_copy_bw) : "-",
-                    c.error.checked ? fmt::format("{:.2e}", c.error.max_abs) : "-",
-                    c.error.checked ? fmt::format("{:.2e}", c.error.max_rel) : "-", verdict_text(c, st)});
+    std::vector<std::string> row{c.shape, shape_dims(c), c.dtype, flags_text(c), us(c.reference_time), us(c.solution_time),
+                                 timed && c.speedup > 0 ? fmt::format("{:.2f}x", c.speedup) : "-",
+                                 timed ? fmt::format("{:.0f}", c.gbps) : "-",
+                                 timed && c.pct_copy_bw > 0 ? fmt::format("{:.1f}", c.pct_copy_bw) : "-"};
+    for (const auto& name : baselines) baseline_cells(c, name, row, st);
+    row.insert(row.end(), {c.error.checked ? fmt::format("{:.2e}", c.error.max_abs) : "-",
+                           c.error.checked ? fmt::format("{:.2e}", c.error.max_rel) : "-", clock_text(c, st),
+                           verdict_text(c, st)});
+    rows.push_back(std::move(row));
   }
-  return render({"shape", "rows x cols", "dtype", "variant", "ref us", "sol us", "speedup", "GB/s", "%copy",
-                 "max abs", "max rel", "verdict"},
-                rows, {false, true, false, false, true, true, true, true, true, true, true, false});
+  std::vector<std::string> head{"shape", "rows x cols", "dtype", "variant", "ref us", "sol us", "speedup", "GB/s", "%copy"};
+  std::vector<bool> right{false, true, false, false, true, true, true, true, true};
+  for (const auto& name : baselines) {
+    head.insert(head.end(), {name + " us", name + " %copy", "vs " + name});
+    right.insert(right.end(), {true, true, true});
+  }
+  head.insert(head.end(), {"max abs", "max rel", "MHz", "verdict"});
+  right.insert(right.end(), {true, true, true, false});
+  return render(head, rows, right);
 }
 
 std::string format_reference_checks(const RunResult& r, const Style& st) {
@@ -157,6 +202,34 @@ std::string format_summary_lines(const RunResult& r) {
     out += fmt::format("SPEEDUP: {:.3f}x (geomean over cases {:.3f}x)\n", s.speedup, s.geomean_speedup);
   } else {
     out += "RUNTIME: n/a\nREF_RUNTIME: n/a\nSPEEDUP: n/a\n";
+  }
+  out += format_baseline_lines(r);
+  return out;
+}
+
+std::string format_baseline_lines(const RunResult& r) {
+  std::string out;
+  for (const auto& name : baseline_names(r)) {
+    std::vector<double> speedups;
+    int absent = 0, wrong = 0;
+    for (const auto& c : r.cases)
+      for (const auto& b : c.baselines) {
+        if (b.name != name || c.verdict != Verdict::correct) continue;
+        if (b.speedup > 0) speedups.push_back(b.speedup);
+        else if (b.verdict == Verdict::skipped) ++absent;
+        else if (b.verdict != Verdict::correct) ++wrong;
+      }
+    if (speedups.empty()) {
+      out += fmt::format("BASELINE {}: n/a ({} cases not run, {} not correct)\n", name, absent, wrong);
+      continue;
+    }
+    double log_sum = 0;
+    for (double x : speedups) log_sum += std::log(x);
+    out += fmt::format("BASELINE {}: solution {:.3f}x faster (geomean over {} cases, min {:.3f}x, max {:.3f}x){}\n",
+                       name, std::exp(log_sum / static_cast<double>(speedups.size())), speedups.size(),
+                       *std::min_element(speedups.begin(), speedups.end()),
+                       *std::max_element(speedups.begin(), speedups.end()),
+                       wrong ? fmt::format("; {} cases where it was not correct", wrong) : "");
   }
   return out;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The human output of `ako run`: the per-shape table and the machine-readable summary lines
-// (COMPILED:, CORRECT:, RUNTIME:, REF_RUNTIME:, SPEEDUP:) that scripts and agents grep.
+// (COMPILED:, CORRECT:, RUNTIME:, REF_RUNTIME:, SPEEDUP:, BASELINE <name>:) that scripts and agents grep.
 #include <string>
 
 #include "cli/format/style.hpp"
@@ -12,6 +12,9 @@ std::string format_device_line(const DeviceInfo& d);
 std::string format_run_table(const RunResult& r, const Style& style);
 std::string format_reference_checks(const RunResult& r, const Style& style);
 std::string format_summary_lines(const RunResult& r);
+// "BASELINE <name>: solution 1.234x faster (geomean over N cases, min, max)" per baseline, over
+// the cases where the solution is correct and the baseline was timed (part of the summary lines).
+std::string format_baseline_lines(const RunResult& r);
 std::string format_failures(const RunResult& r, const Style& style);
 std::string format_builds(const RunResult& r);
 

@@ -309,6 +309,14 @@ void merge_worker_fields(CaseResult& into, const CaseResult& w) {
   into.reference_time = w.reference_time;
   into.solution_time = w.solution_time;
   into.input_sets = w.input_sets;
+  into.clock = w.clock;
+  // The parent's entries say why a baseline did not run; the worker's replace those that ran.
+  for (const BaselineResult& b : w.baselines) {
+    auto it = std::find_if(into.baselines.begin(), into.baselines.end(),
+                           [&](const BaselineResult& x) { return x.name == b.name; });
+    if (it != into.baselines.end()) *it = b;
+    else into.baselines.push_back(b);
+  }
 }
 
 WorkerRun run_worker(const WorkerJob& job, const ClientOptions& opt, const ClientCallbacks& cb) {

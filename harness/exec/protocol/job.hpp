@@ -76,6 +76,13 @@ struct TimingOptions {
   double target_ci_rel = 0.005;  // stop once the median's 95% CI half-width / median < this
 };
 
+// A baseline kernel of a compare case (tasks/README.md, "Baselines"): validated against the
+// reference and timed interleaved with the solution; its outcome is reported, never judged.
+struct BaselineJob {
+  std::string name;
+  LaunchJob launch;
+};
+
 struct CaseJob {
   int index = 0;
   std::string kind = "compare";  // "compare" or "reference_check" (reference vs CPU double)
@@ -86,6 +93,7 @@ struct CaseJob {
   std::vector<BufferJob> buffers;
   LaunchJob reference;
   std::optional<LaunchJob> solution;      // absent for reference_check
+  std::vector<BaselineJob> baselines;     // compare cases: the baselines that run here (may be empty)
   Tolerance tolerance;
   int trials = 3;                // fresh inputs per trial
   uint64_t seed = 0;             // trial t uses seed + t
@@ -117,7 +125,7 @@ struct WorkerJob {
 struct WorkerEvent {
   std::string event;             // "device", "begin", "phase", "result", "fatal"
   int index = -1;                // case index for begin / phase / result
-  std::string phase;             // "validate", "time_reference", "time_solution" (phase events)
+  std::string phase;             // "validate", "validate_baselines", "time" (phase events)
   std::optional<DeviceInfo> device;
   std::optional<CaseResult> result;   // the worker fills verdict, reason, fault, error, trials,
                                       // seed, reference_time, solution_time
@@ -137,6 +145,8 @@ void to_json(nlohmann::json& j, const ArgJob& v);
 void from_json(const nlohmann::json& j, ArgJob& v);
 void to_json(nlohmann::json& j, const LaunchJob& v);
 void from_json(const nlohmann::json& j, LaunchJob& v);
+void to_json(nlohmann::json& j, const BaselineJob& v);
+void from_json(const nlohmann::json& j, BaselineJob& v);
 void to_json(nlohmann::json& j, const CaseJob& v);
 void from_json(const nlohmann::json& j, CaseJob& v);
 void to_json(nlohmann::json& j, const WorkerJob& v);

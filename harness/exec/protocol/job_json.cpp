@@ -80,11 +80,18 @@ void from_json(const json& j, LaunchJob& v) {
 
 
 
+void to_json(json& j, const BaselineJob& v) { j = json{{"name", v.name}, {"launch", v.launch}}; }
+void from_json(const json& j, BaselineJob& v) {
+  v.name = j.at("name").get<std::string>();
+  v.launch = j.at("launch").get<LaunchJob>();
+}
+
 void to_json(json& j, const CaseJob& v) {
   j = json{{"index", v.index},   {"kind", v.kind},       {"op", v.op},
            {"label", v.label},   {"dims", v.dims},       {"scalars", v.scalars},
            {"buffers", v.buffers}, {"reference", v.reference},
            {"solution", v.solution ? json(*v.solution) : json(nullptr)},
+           {"baselines", v.baselines},
            {"tolerance", v.tolerance}, {"trials", v.trials}, {"seed", v.seed},
            {"time", v.time},     {"time_reference", v.time_reference}, {"bytes", v.bytes}};
 }
@@ -98,6 +105,7 @@ void from_json(const json& j, CaseJob& v) {
   opt(j, "buffers", v.buffers);
   v.reference = j.at("reference").get<LaunchJob>();
   if (j.contains("solution") && !j["solution"].is_null()) v.solution = j["solution"].get<LaunchJob>();
+  opt(j, "baselines", v.baselines);
   opt(j, "tolerance", v.tolerance);
   opt(j, "trials", v.trials);
   opt(j, "seed", v.seed);

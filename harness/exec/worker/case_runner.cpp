@@ -31,18 +31,6 @@ std::string fault_words(const std::string& fault) {
   return "CUDA error";
 }
 
-// The kernel launches of one timing, one BoundLaunch per input set, used in turn; before each
-// launch the outputs of the set it is about to use are poisoned (outside the sample's window).
-struct Rotation {
-  const CaseJob& job;
-  const std::vector<std::unique_ptr<BoundLaunch>>& launches;
-  std::vector<const std::vector<CUdeviceptr>*> outputs;   // per set: the view holding its outputs
-  size_t next = 0;
-
-  void before_launch(CUstream s) const { poison_outputs(job, *outputs[next % outputs.size()], s); }
-  CUresult launch(CUstream s) { return launches[next++ % launches.size()]->launch(s); }
-};
-
 }  // namespace
 
 CaseRunner::CaseRunner(const CudaSession& cuda, ModuleCache& modules, verify::SupportKernels& support,
@@ -158,7 +146,12 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
     r.fault = v.finding->fault;
     r.reason = v.finding->reason;
   }
-  if (r.verdict != Verdict::correct || !job.time) return r;
+  if (r.verdict != Verdict::correct) return r;
+  if (!job.baselines.empty()) {
+    events_.phase(job.index, "validate_baselines");
+    r.baselines = validate_baselines(job, buffers, *references[0], ctx);
+  }
+  if (!job.time) return r;
   if (!timer_) throw Error("the case asks for timing but the worker has no timer");
 
   // Fresh inputs for the other sets (set 0 keeps the last trial's), every output poisoned.
@@ -167,67 +160,12 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
     fill_inputs(job, buffers, s, job.seed + static_cast<uint64_t>(job.trials) + static_cast<uint64_t>(s), ctx);
   r.input_sets = buffers.sets();
 
-  if (job.time_reference) {
-    stage = "timing reference";
-    events_.phase(job.index, "time_reference");
-    Rotation rot{job, references, {}};
-    for (int s = 0; s < buffers.sets(); ++s) rot.outputs.push_back(&buffers.reference_view(s));
-    measure::SampleHooks hooks;
-    hooks.before_launch = [&](CUstream st) { rot.before_launch(st); };
-    r.reference_time = timer_->time([&](CUstream st) { return rot.launch(st); }, cuda_.stream(), settings_.timing, hooks);
-  }
-
-  stage = "timing solution";
-  events_.phase(job.index, "time_solution");
-  Rotation rot{job, solutions, {}};
-  for (int s = 0; s < buffers.sets(); ++s) rot.outputs.push_back(&buffers.solution_view(s));
-  const measure::DeclaredLaunch declared{job.solution->grid, job.solution->block, 1};
-  measure::SampleHooks hooks;
-  hooks.before_launch = [&](CUstream st) { rot.before_launch(st); };
-  hooks.declared = &declared;
-  // Re-armed at every launch; the deadline covers the launch and the sample around it.
-  const double limit_s = launch_limit_s(settings_.launch_limit, reference_s_);
-  const std::string watched = fmt::format("the solution's launch ({}; per-launch limit {})", stage,
-                                          describe_launch_limit(settings_.launch_limit, reference_s_));
-  r.solution_time = timer_->time(
-      [&](CUstream st) {
-        watchdog_.arm(limit_s, watched);
-        return rot.launch(st);
-      },
-      cuda_.stream(), settings_.timing, hooks);
+  stage = "timing";
+  events_.phase(job.index, "time");
+  time_kernels(job, buffers, references, solutions, r);
   watchdog_.disarm();
 
-  // After timing: the guards of every set, the launch audit, and the timed outputs again.
-  stage = "guard bands after timing";
-  for (int s = 0; s < buffers.sets(); ++s) {
-    if (auto oob = check_solution_guards(buffers, s, ctx)) {
-      r.verdict = oob->verdict;
-      r.fault = oob->fault;
-      r.reason = oob->reason + fmt::format(" (during timing, input set {} of {})", s + 1, buffers.sets());
-      return r;
-    }
-  }
-  if (!r.solution_time->launch_audit.empty()) {
-    r.verdict = Verdict::failed;
-    r.fault = "undeclared_work";
-    r.reason = "undeclared GPU work while timing the solution: " + r.solution_time->launch_audit;
-    return r;
-  }
-  for (int s = 0; s < buffers.sets(); ++s) {
-    stage = fmt::format("re-checking the timed output of input set {} of {}", s + 1, buffers.sets());
-    poison_outputs(job, buffers.reference_view(s), cuda_.stream());
-    references[s]->launch_checked(cuda_.stream());
-    check(cuStreamSynchronize(cuda_.stream()), "cuStreamSynchronize(reference, re-check)");
-    verify::ErrorAccumulator acc;
-    compare_outputs(job, buffers.solution_view(s), buffers.reference_view(s), ctx, {&acc});
-    const std::string why = acc.failure_reason(job.tolerance, "solution", "reference kernel");
-    if (why.empty()) continue;
-    r.verdict = Verdict::incorrect;
-    r.error = acc.stats();
-    r.reason = fmt::format("timed output re-check (input set {} of {}, the solution's last timed launch on it): {}",
-                           s + 1, buffers.sets(), why);
-    return r;
-  }
+  check_after_timing(job, buffers, references, ctx, r);
   return r;
 }
 

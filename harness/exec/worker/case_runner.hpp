@@ -1,16 +1,22 @@
 #pragma once
-// One case from "begin" to "result": allocate (input sets with guard bands), validate, time
-// when correct (rotating the input sets, outputs poisoned before every launch, the solution's
-// launches audited by CUPTI), then check the guards again and re-check the timed outputs
-// against the reference. A per-launch watchdog bounds every candidate launch.
+// One case from "begin" to "result": allocate (input sets with guard bands), validate the
+// solution, then each baseline, time when correct (reference, solution and baselines
+// interleaved, rotating the input sets, outputs poisoned before every launch, launches audited
+// by CUPTI), then check the guards again and re-check the timed outputs against the
+// reference. A per-launch watchdog bounds every launch of a kernel under test.
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "exec/protocol/job.hpp"
+#include "exec/worker/bound_launch.hpp"
+#include "exec/worker/case_buffers.hpp"
 #include "exec/worker/cuda_session.hpp"
 #include "exec/worker/event_writer.hpp"
 #include "exec/worker/launch_watchdog.hpp"
 #include "exec/worker/module_cache.hpp"
+#include "exec/worker/validation.hpp"
 #include "measure/gpu/timer.hpp"
 #include "result/run_result.hpp"
 #include "verify/gpu/support_launcher.hpp"
@@ -32,6 +38,7 @@ struct RunnerSettings {
 
 class CaseRunner {
  public:
+  using Launches = std::vector<std::unique_ptr<BoundLaunch>>;   // one per input set
   // `timer` may be null when no case is timed.
   CaseRunner(const CudaSession& cuda, ModuleCache& modules, verify::SupportKernels& support,
              measure::Timer* timer, const RunnerSettings& settings, const EventWriter& events);
@@ -41,6 +48,18 @@ class CaseRunner {
 
  private:
   CaseResult run_unguarded(const CaseJob& job, std::string& stage);
+  // Each baseline against the reference on input set 0, with the solution's defences
+  // (case_baselines.cpp); one result per job.baselines entry.
+  std::vector<BaselineResult> validate_baselines(const CaseJob& job, const CaseBuffers& buffers,
+                                                 const BoundLaunch& reference, const ValidationContext& ctx);
+  // The reference (when job.time_reference), the solution and every correct baseline timed
+  // interleaved (case_timing.cpp); fills their times, r.clock and baseline audit failures.
+  void time_kernels(const CaseJob& job, const CaseBuffers& buffers, const Launches& references,
+                    const Launches& solutions, CaseResult& r);
+  // After timing: the solution's guards in every set, its launch audit, and its last timed
+  // output of every set against a fresh reference run; the first failure decides r.
+  void check_after_timing(const CaseJob& job, const CaseBuffers& buffers, const Launches& references,
+                          const ValidationContext& ctx, CaseResult& r);
   // The watchdog fired: report the running case as timed out and end the process.
   [[noreturn]] void on_launch_timeout(const std::string& what, double limit_s);
 

@@ -32,6 +32,7 @@ DeviceInfo describe_device(const CudaSession& cuda) {
 
   d.sm_count = cuda.attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   d.l2_bytes = cuda.attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  d.rated_sm_clock_mhz = cuda.attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;   // kHz
   check(cuDriverGetVersion(&d.driver_version), "cuDriverGetVersion");
   d.cuda_version = std::to_string(CUDA_VERSION / 1000) + "." + std::to_string(CUDA_VERSION % 1000 / 10);
   return d;

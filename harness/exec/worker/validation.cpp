@@ -69,7 +69,7 @@ std::optional<Finding> check_determinism(const CaseJob& job, const CaseBuffers& 
   poison_outputs(job, sol, ctx.stream);
   ctx.support.scribble_shared(kScribbleSecond, ctx.stream);
   run_kernel(solution, ctx);
-  if (auto oob = check_solution_guards(buffers, 0, ctx)) return oob;
+  if (auto oob = check_solution_guards(buffers, 0, ctx, "the " + solution.role())) return oob;
   for (size_t i = 0; i < job.buffers.size(); ++i) {
     const BufferJob& b = job.buffers[i];
     if (!b.present || !is_output(b)) continue;
@@ -102,7 +102,8 @@ void poison_outputs(const CaseJob& job, const std::vector<CUdeviceptr>& view, CU
   }
 }
 
-std::optional<Finding> check_solution_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx) {
+std::optional<Finding> check_solution_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx,
+                                             const std::string& who) {
   const auto& guards = buffers.solution_guards(set);
   std::vector<verify::SupportKernels::GuardRegion> regions;
   for (const auto& g : guards) regions.push_back(g.region);
@@ -112,7 +113,7 @@ std::optional<Finding> check_solution_guards(const CaseBuffers& buffers, int set
     if (!counts[i].changed) continue;
     GuardDamage d{guards[i].buffer, guards[i].before, counts[i].changed, counts[i].first, counts[i].last,
                   guards[i].region.bytes};
-    reason += (reason.empty() ? "out-of-bounds write: " : "; ") + describe_guard_damage("the solution", d);
+    reason += (reason.empty() ? "out-of-bounds write: " : "; ") + describe_guard_damage(who, d);
   }
   if (reason.empty()) return std::nullopt;
   return Finding{Verdict::failed, "out_of_bounds_write", reason};
@@ -130,11 +131,11 @@ ValidationOutcome validate_against_reference(const CaseJob& job, const CaseBuffe
     *ctx.stage = trial_stage(t, job.trials, "reference");
     const double ref_s = run_kernel(reference, ctx);
     if (ctx.reference_s && !*ctx.reference_s) *ctx.reference_s = ref_s;
-    *ctx.stage = trial_stage(t, job.trials, "solution");
+    *ctx.stage = trial_stage(t, job.trials, solution.role().c_str());
     ctx.support.scribble_shared(kScribbleFirst, ctx.stream);
     run_kernel(solution, ctx);
     *ctx.stage = trial_stage(t, job.trials, "guard bands");
-    if ((out.finding = check_solution_guards(buffers, 0, ctx))) return out;
+    if ((out.finding = check_solution_guards(buffers, 0, ctx, "the " + solution.role()))) return out;
     *ctx.stage = trial_stage(t, job.trials, "compare");
     verify::ErrorAccumulator trial;
     compare_outputs(job, buffers.solution_view(), buffers.reference_view(), ctx, {&out.acc, &trial});

@@ -45,7 +45,7 @@ struct ValidationOutcome {
   std::optional<Finding> finding;   // out-of-bounds write or nondeterminism
 };
 
-// Solution against the reference kernel, both on the GPU, over job.trials input sets
+// Solution (or a baseline, on the solution's buffers) against the reference kernel, both on the GPU, over job.trials input sets
 // (trial t seeded with job.seed + t). The inputs of the last trial stay in set 0.
 ValidationOutcome validate_against_reference(const CaseJob& job, const CaseBuffers& buffers,
                                              const BoundLaunch& reference, const BoundLaunch& solution,
@@ -69,6 +69,8 @@ void compare_outputs(const CaseJob& job, const std::vector<CUdeviceptr>& got, co
 
 // The guards of what the solution gets in set `set`; a finding (failed, out_of_bounds_write)
 // when any changed. Synchronises.
-std::optional<Finding> check_solution_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx);
+// `who` names the kernel in the reason ("the solution", "the baseline flashinfer").
+std::optional<Finding> check_solution_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx,
+                                             const std::string& who = "the solution");
 
 }  // namespace ako::exec

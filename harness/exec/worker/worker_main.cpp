@@ -61,6 +61,8 @@ int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
       },
       device.sm_count);
 
+  if (timer) timer->set_clock_probe([&](CUstream s) { return support.clock_mhz(s); }, device.rated_sm_clock_mhz);
+
   exec::RunnerSettings settings;
   settings.timing = job.timing;
   settings.launch_limit = job.launch_limit;

@@ -16,15 +16,8 @@ namespace {
 // sample would dominate the wall time of small kernels.
 constexpr int kSamplesPerFlush = 16;
 
-struct Window {
-  uint64_t t0_ns = 0, t1_ns = 0;
-};
-
-struct Charge {
-  double gpu_us = 0;
-  int kernels = 0;
-  std::vector<ActivityRecord> records;   // everything that started inside the window
-};
+using Window = CuptiTimer::Window;
+using Charge = CuptiTimer::Charge;
 
 // Every record (kernel, memcpy, memset) that starts inside a window is charged to it.
 std::vector<Charge> charge_windows(const std::vector<Window>& windows, std::vector<ActivityRecord> records) {
@@ -53,75 +46,125 @@ CuptiTimer::CuptiTimer(std::size_t l2_bytes)
 
 TimingStats CuptiTimer::time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
                              const SampleHooks& hooks) {
+  return time_interleaved({TimedKernel{launch, hooks}}, stream, opt, nullptr).front();
+}
+
+std::vector<TimingStats> CuptiTimer::time_interleaved(const std::vector<TimedKernel>& kernels, CUstream stream,
+                                                      const exec::TimingOptions& opt, ClockReport* clock) {
   if (!fallen_back_) {
     try {
-      return time_with_cupti(launch, stream, opt, hooks);
+      return interleaved_with_cupti(kernels, stream, opt, clock);
     } catch (const Error& e) {  // CUPTI trouble; a CUDA fault (exec::CudaFault) propagates
       fallen_back_ = true;
       note_ = std::string("CUPTI failed during timing, using CUDA events: ") + e.what();
       activity_.reset();
     }
   }
-  return events_.time(launch, stream, opt, hooks);
+  events_.set_clock_probe(clock_probe_, rated_mhz_);
+  return events_.time_interleaved(kernels, stream, opt, clock);
 }
 
-TimingStats CuptiTimer::time_with_cupti(const LaunchFn& launch, CUstream stream,
-                                        const exec::TimingOptions& opt, const SampleHooks& hooks) {
+// The samples of every kernel, collected batch by batch; see Timer::time_interleaved.
+struct CuptiTimer::Sampling {
+  const std::vector<TimedKernel>& kernels;
+  std::vector<std::vector<double>> samples;
+  std::vector<int> kernel_records;
+  std::vector<LaunchAudit> audits;
+  std::vector<StopDecision> decisions;
+  std::vector<double> clock_mhz;
+  long round = 0;
+
+  explicit Sampling(const std::vector<TimedKernel>& k)
+      : kernels(k), samples(k.size()), kernel_records(k.size()), audits(k.size()), decisions(k.size()) {}
+  bool done() const {
+    return std::all_of(decisions.begin(), decisions.end(), [](const StopDecision& d) { return d.stop; });
+  }
+};
+
+// One batch: `rounds` rounds over the kernels still sampling, in rotating order; returns which
+// kernel each window belongs to.
+std::vector<size_t> CuptiTimer::sample_batch(Sampling& s, int rounds, CUstream stream, L2Flush* flush,
+                                             std::vector<Window>& windows) {
+  std::vector<size_t> owner;
+  const size_t n = s.kernels.size();
+  for (int r = 0; r < rounds; ++r, ++s.round) {
+    for (size_t j = 0; j < n; ++j) {
+      const size_t k = (static_cast<size_t>(s.round) + j) % n;
+      if (s.decisions[k].stop) continue;
+      prepare_sample(stream, flush, s.kernels[k].hooks);
+      exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
+      Window w;
+      w.t0_ns = activity_->now_ns();
+      launch_checked(s.kernels[k].launch, stream);
+      exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(after sample)");
+      w.t1_ns = activity_->now_ns();
+      windows.push_back(w);
+      owner.push_back(k);
+    }
+  }
+  return owner;
+}
+
+std::vector<Charge> CuptiTimer::collect_charges(const std::vector<Window>& windows, uint64_t dropped_before) {
+  activity_->flush();
+  std::vector<ActivityRecord> spans = activity_->take_records();
+  auto charges = charge_windows(windows, spans);
+  if (any_empty(charges)) {  // a record may still be in flight inside CUPTI: one more flush
+    activity_->flush();
+    auto late = activity_->take_records();
+    spans.insert(spans.end(), late.begin(), late.end());
+    charges = charge_windows(windows, spans);
+  }
+  if (any_empty(charges)) throw Error("no CUPTI kernel record arrived for a sample");
+  if (const uint64_t dropped = activity_->dropped_records() - dropped_before)
+    throw Error("CUPTI dropped " + std::to_string(dropped) + " activity records");
+  return charges;
+}
+
+std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<TimedKernel>& kernels, CUstream stream,
+                                                            const exec::TimingOptions& opt, ClockReport* clock) {
   if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_);
   L2Flush* flush = opt.hot ? nullptr : flush_.get();
-  const int warmup = warm_up(launch, stream, opt, flush, hooks);
+  // Warm-up shared by the kernels (each launched at least warmup_runs times, warmup_ms in all),
+  // then until the clock has ramped.
+  const int warmup = warm_up_interleaved(kernels, stream, opt, flush);
+  ramp_clock(kernels, stream, flush);
 
   // Forget the warm-up's records and everything launched before (validation kernels).
   activity_->flush();
   activity_->take_records();
   const uint64_t dropped_before = activity_->dropped_records();
 
-  std::vector<double> samples_us;
-  int kernels = 0;
-  LaunchAudit audit;
-  StopDecision decision;
+  Sampling s(kernels);
+  // The wall budget is per kernel, so a case with a baseline gets the same precision.
+  exec::TimingOptions budget = opt;
+  budget.max_time_s = opt.max_time_s * static_cast<double>(kernels.size());
   const auto t_start = Clock::now();
-  while (!decision.stop) {
-    const int first_batch = std::max(opt.min_samples, kMinSamplesForCi);
-    int batch = samples_us.empty() ? first_batch : kSamplesPerFlush;
-    batch = std::max(1, std::min<int>(batch, opt.max_samples - static_cast<int>(samples_us.size())));
-
+  while (!s.done()) {
+    const int rounds = s.round == 0 ? std::max(opt.min_samples, kMinSamplesForCi) : kSamplesPerFlush;
     std::vector<Window> windows;
-    for (int i = 0; i < batch; ++i) {
-      prepare_sample(stream, flush, hooks);
-      exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
-      Window w;
-      w.t0_ns = activity_->now_ns();
-      launch_checked(launch, stream);
-      exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(after sample)");
-      w.t1_ns = activity_->now_ns();
-      windows.push_back(w);
+    const std::vector<size_t> owner = sample_batch(s, rounds, stream, flush, windows);
+    if (const double mhz = probe_clock(stream); mhz > 0) s.clock_mhz.push_back(mhz);
+    const std::vector<Charge> charges = collect_charges(windows, dropped_before);
+    for (size_t i = 0; i < charges.size(); ++i) {
+      const size_t k = owner[i];
+      s.samples[k].push_back(charges[i].gpu_us);
+      s.kernel_records[k] += charges[i].kernels;
+      if (kernels[k].hooks.declared) s.audits[k].add(charges[i].records, *kernels[k].hooks.declared);
     }
-
-    activity_->flush();
-    std::vector<ActivityRecord> spans = activity_->take_records();
-    auto charges = charge_windows(windows, spans);
-    if (any_empty(charges)) {  // a record may still be in flight inside CUPTI: one more flush
-      activity_->flush();
-      auto late = activity_->take_records();
-      spans.insert(spans.end(), late.begin(), late.end());
-      charges = charge_windows(windows, spans);
-    }
-    if (any_empty(charges)) throw Error("no CUPTI kernel record arrived for a sample");
-    if (const uint64_t dropped = activity_->dropped_records() - dropped_before)
-      throw Error("CUPTI dropped " + std::to_string(dropped) + " activity records");
-
-    for (const Charge& c : charges) {
-      samples_us.push_back(c.gpu_us);
-      kernels += c.kernels;
-      if (hooks.declared) audit.add(c.records, *hooks.declared);
-    }
-    decision = should_stop(samples_us, seconds_since(t_start), opt);
+    for (size_t k = 0; k < kernels.size(); ++k)
+      if (!s.decisions[k].stop) s.decisions[k] = should_stop(s.samples[k], seconds_since(t_start), budget);
   }
-  const double per_sample = static_cast<double>(kernels) / static_cast<double>(samples_us.size());
-  TimingStats stats = finish_stats(std::move(samples_us), method(), opt, warmup, decision.stable, per_sample);
-  stats.launch_audit = audit.summary();
-  return stats;
+  std::vector<TimingStats> out;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    const double n = static_cast<double>(s.samples[k].size());
+    TimingStats stats = finish_stats(std::move(s.samples[k]), method(), opt, warmup, s.decisions[k].stable,
+                                     static_cast<double>(s.kernel_records[k]) / n);
+    stats.launch_audit = s.audits[k].summary();
+    out.push_back(std::move(stats));
+  }
+  if (clock) *clock = clock_report(std::move(s.clock_mhz));
+  return out;
 }
 
 }  // namespace ako::measure

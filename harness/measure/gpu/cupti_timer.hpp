@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "measure/gpu/cupti_activity.hpp"
 #include "measure/gpu/event_timer.hpp"
@@ -20,16 +21,32 @@ namespace ako::measure {
 
 class CuptiTimer final : public Timer {
  public:
+  // A sample's host window, and what CUPTI recorded inside it.
+  struct Window {
+    uint64_t t0_ns = 0, t1_ns = 0;
+  };
+  struct Charge {
+    double gpu_us = 0;
+    int kernels = 0;
+    std::vector<ActivityRecord> records;   // everything that started inside the window
+  };
+
   // Throws ako::Error when CUPTI cannot be subscribed.
   explicit CuptiTimer(std::size_t l2_bytes);
   TimingStats time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
                    const SampleHooks& hooks = {}) override;
+  std::vector<TimingStats> time_interleaved(const std::vector<TimedKernel>& kernels, CUstream stream,
+                                            const exec::TimingOptions& opt, ClockReport* clock) override;
   std::string method() const override { return fallen_back_ ? "events" : "cupti"; }
   std::string note() const override { return note_; }
 
  private:
-  TimingStats time_with_cupti(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
-                              const SampleHooks& hooks);
+  struct Sampling;
+  std::vector<TimingStats> interleaved_with_cupti(const std::vector<TimedKernel>& kernels, CUstream stream,
+                                                  const exec::TimingOptions& opt, ClockReport* clock);
+  std::vector<size_t> sample_batch(Sampling& s, int rounds, CUstream stream, L2Flush* flush,
+                                   std::vector<Window>& windows);
+  std::vector<Charge> collect_charges(const std::vector<Window>& windows, uint64_t dropped_before);
 
   std::unique_ptr<CuptiActivity> activity_;
   std::size_t l2_bytes_;

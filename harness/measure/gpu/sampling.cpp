@@ -27,6 +27,21 @@ int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& 
   return runs;
 }
 
+int warm_up_interleaved(const std::vector<TimedKernel>& kernels, CUstream stream, const exec::TimingOptions& opt,
+                        L2Flush* flush) {
+  const auto t0 = Clock::now();
+  int rounds = 0;
+  while (rounds < opt.warmup_runs || seconds_since(t0) * 1e3 < opt.warmup_ms) {
+    for (const auto& k : kernels) {
+      prepare_sample(stream, flush, k.hooks);
+      launch_checked(k.launch, stream);
+    }
+    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(warm-up)");
+    ++rounds;
+  }
+  return rounds;
+}
+
 TimingStats finish_stats(std::vector<double> samples_us, const std::string& method,
                          const exec::TimingOptions& opt, int warmup, bool stable,
                          double kernels_per_sample) {

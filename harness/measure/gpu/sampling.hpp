@@ -27,6 +27,11 @@ void launch_checked(const LaunchFn& launch, CUstream stream);
 int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt, L2Flush* flush,
             const SampleHooks& hooks);
 
+// The warm-up of an interleaved timing: rounds over the kernels until each was launched
+// opt.warmup_runs times and opt.warmup_ms of wall time passed in all; returns the rounds.
+int warm_up_interleaved(const std::vector<TimedKernel>& kernels, CUstream stream, const exec::TimingOptions& opt,
+                        L2Flush* flush);
+
 // One sample's preparation, outside its window: hooks.before_launch, then the flush (if any).
 void prepare_sample(CUstream stream, L2Flush* flush, const SampleHooks& hooks);
 

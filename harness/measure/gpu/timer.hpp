@@ -13,8 +13,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "exec/protocol/job.hpp"
+#include "measure/gpu/l2_flush.hpp"
 #include "measure/stats/launch_audit.hpp"
 #include "result/run_result.hpp"
 
@@ -34,16 +36,51 @@ struct SampleHooks {
   const DeclaredLaunch* declared = nullptr;
 };
 
+// One kernel of an interleaved timing (Timer::time_interleaved).
+struct TimedKernel {
+  LaunchFn launch;
+  SampleHooks hooks;
+};
+
+// Reads the SM clock in MHz with a probe kernel on `stream` (synchronises); 0 when unknown.
+using ClockProbeFn = std::function<double(CUstream)>;
+
 class Timer {
  public:
   virtual ~Timer() = default;
   // Throws ako::exec::CudaFault (exec/worker/fault.hpp) when a launch or sync fails.
   virtual TimingStats time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
                            const SampleHooks& hooks = {}) = 0;
+  // Every kernel of one case timed with its samples interleaved in rotating order (round r
+  // starts with kernel r mod n), so that clock ramps, thermal drift and position in the
+  // sequence fall on all of them alike; each kernel stops on its own stopping rule, the wall
+  // budget is opt.max_time_s per kernel. `clock` (when not null) receives the SM clock read
+  // between sample batches. This default times them one after the other (the events fallback).
+  virtual std::vector<TimingStats> time_interleaved(const std::vector<TimedKernel>& kernels, CUstream stream,
+                                                    const exec::TimingOptions& opt, ClockReport* clock);
+  // The probe that time_interleaved reads the clock with, and the device's rated clock.
+  void set_clock_probe(ClockProbeFn probe, double rated_mhz) {
+    clock_probe_ = std::move(probe);
+    rated_mhz_ = rated_mhz;
+  }
   virtual std::string method() const = 0;   // "cupti" or "events"
   // Why this timer is not (or no longer) using CUPTI; empty while it is.
   virtual std::string note() const { return {}; }
+
+ protected:
+  // Warm-up rounds until the probe reads at least kClockReadyFraction of the rated clock
+  // (clocks idle far lower: 345 MHz against 1980 on the H100), for at most kClockRampS.
+  void ramp_clock(const std::vector<TimedKernel>& kernels, CUstream stream, L2Flush* flush);
+  double probe_clock(CUstream stream) const { return clock_probe_ ? clock_probe_(stream) : 0.0; }
+  // The report over the probe readings (empty readings: no report fields but rated_mhz).
+  ClockReport clock_report(std::vector<double> readings_mhz) const;
+
+  ClockProbeFn clock_probe_;
+  double rated_mhz_ = 0;
 };
+
+inline constexpr double kClockReadyFraction = 0.9;
+inline constexpr double kClockRampS = 1.0;
 
 // Creates the CUPTI timer when opt.use_cupti and CUPTI initialises, else the events timer;
 // `note` receives the reason for a fallback (empty otherwise). l2_bytes sizes the flush buffer (2x L2).

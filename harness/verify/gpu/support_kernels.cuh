@@ -246,3 +246,20 @@ __global__ void ako_smem_scribble(W pattern, unsigned long long words) {
   volatile W* s = reinterpret_cast<volatile W*>(ako_scribble_raw);
   for (unsigned long long i = threadIdx.x; i < words; i += blockDim.x) s[i] = pattern;
 }
+
+// The SM clock, for throttle detection (NVBench's rule, cuda_tech.md section 4): one thread
+// spins until at least min_ns of %globaltimer have passed and writes the nanoseconds and the
+// SM cycles (clock64) that elapsed; cycles per ns is the clock the SMs ran at. The spin is long
+// (tens of microseconds) because %globaltimer ticks coarsely.
+template <typename U>
+__global__ void ako_clock_probe(U* out, U min_ns) {
+  U t0, t1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  const long long c0 = clock64();
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  } while (t1 - t0 < min_ns);
+  const long long c1 = clock64();
+  out[0] = t1 - t0;
+  out[1] = static_cast<U>(c1 - c0);
+}

@@ -89,6 +89,19 @@ BufferComparison SupportKernels::compare(DType t, CUdeviceptr got, CUdeviceptr w
   return from_device(host);
 }
 
+double SupportKernels::clock_mhz(CUstream stream) {
+  const CUfunction fn = lookup_("clock_probe:u64");
+  if (!clock_out_) clock_out_ = exec::DeviceBuffer(2 * sizeof(unsigned long long));
+  CUdeviceptr out = clock_out_.get();
+  unsigned long long min_ns = 50000;   // %globaltimer's coarse ticks stay under 2% of this
+  void* params[] = {&out, &min_ns};
+  exec::check(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel(support clock_probe)");
+  unsigned long long got[2] = {0, 0};
+  exec::check(cuMemcpyDtoHAsync(got, out, sizeof(got), stream), "cuMemcpyDtoHAsync(clock probe)");
+  exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(clock probe)");
+  return got[0] > 0 ? 1e3 * static_cast<double>(got[1]) / static_cast<double>(got[0]) : 0.0;
+}
+
 }  // namespace ako::verify
 
 namespace ako::verify {

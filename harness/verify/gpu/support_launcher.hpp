@@ -50,6 +50,9 @@ class SupportKernels {
   // kernel's uninitialised shared memory holds it (the determinism check's two patterns).
   void scribble_shared(uint32_t pattern, CUstream stream);
 
+  // The SM clock in MHz, from a probe kernel that spins about 50 us; synchronises.
+  double clock_mhz(CUstream stream);
+
   // Seed of buffer `buffer_index` in a trial: distinct per buffer, so x and weight never
   // receive the same random stream.
   static uint64_t buffer_seed(uint64_t trial_seed, int buffer_index);
@@ -63,6 +66,7 @@ class SupportKernels {
   exec::DeviceBuffer stats_;   // AkoCompareStats of the comparison in flight
   exec::DeviceBuffer guard_stats_;   // 3 x u64 per guard region of the check in flight
   int scribble_bytes_ = -1;          // dynamic shared memory of the scribble; -1: not set up yet
+  exec::DeviceBuffer clock_out_;     // ns and cycles of the clock probe
 };
 
 }  // namespace ako::verify

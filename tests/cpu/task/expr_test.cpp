@@ -44,6 +44,8 @@ TEST(Expr, FunctionsAndIdentifiers) {
   EXPECT_EQ(eval_int("min(rows, cols)", env), 3072);
   EXPECT_EQ(eval_int("max(rows, cols) * 2", env), 9216);
   EXPECT_EQ(eval_int("min(max(1, 2), 3)", env), 2);
+  EXPECT_EQ(eval_int("gcd(16 / 2, cols)", env), 8);   // FlashInfer's vector width
+  EXPECT_EQ(eval_int("gcd(8, 100)", {}), 4);
   EXPECT_EQ(eval_int("pow2(64)", env), 1);
   EXPECT_EQ(eval_int("pow2(1)", env), 1);
   EXPECT_EQ(eval_int("pow2(48)", env), 0);
@@ -67,7 +69,7 @@ TEST(Expr, SyntaxErrorsNameTheExpressionAndColumn) {
   expect_error("", none, {"got the end", "at column 1"});
   expect_error("3.5", none, {"expected an integer literal", "at column 2"});
   expect_error("1 & 2", none, {"unexpected '&'", "at column 3"});
-  expect_error("sqrt(4)", none, {"unknown function 'sqrt'", "ceil_div, min, max, pow2", "at column 1"});
+  expect_error("sqrt(4)", none, {"unknown function 'sqrt'", "ceil_div, min, max, gcd, pow2", "at column 1"});
   expect_error("1 + min(1)", none, {"min() takes 2 arguments, got 1", "at column 5"});
   expect_error("99999999999999999999", none, {"does not fit in 64 bits"});
 }

@@ -1,0 +1,48 @@
+// What every timer shares: the clock ramp before sampling, the clock report, and the
+// one-after-the-other form of time_interleaved that the events fallback uses.
+#include <algorithm>
+
+#include "exec/worker/fault.hpp"
+#include "measure/gpu/sampling.hpp"
+#include "measure/gpu/timer.hpp"
+
+namespace ako::measure {
+
+std::vector<TimingStats> Timer::time_interleaved(const std::vector<TimedKernel>& kernels, CUstream stream,
+                                                 const exec::TimingOptions& opt, ClockReport* clock) {
+  std::vector<TimingStats> out;
+  std::vector<double> readings;
+  for (const auto& k : kernels) {
+    out.push_back(time(k.launch, stream, opt, k.hooks));
+    if (const double mhz = probe_clock(stream); mhz > 0) readings.push_back(mhz);
+  }
+  if (clock) *clock = clock_report(std::move(readings));
+  return out;
+}
+
+void Timer::ramp_clock(const std::vector<TimedKernel>& kernels, CUstream stream, L2Flush* flush) {
+  if (!clock_probe_ || rated_mhz_ <= 0) return;
+  const auto t0 = Clock::now();
+  while (probe_clock(stream) < kClockReadyFraction * rated_mhz_ && seconds_since(t0) < kClockRampS) {
+    for (const auto& k : kernels) {
+      prepare_sample(stream, flush, k.hooks);
+      launch_checked(k.launch, stream);
+    }
+    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(clock ramp)");
+  }
+}
+
+ClockReport Timer::clock_report(std::vector<double> readings_mhz) const {
+  ClockReport r;
+  r.rated_mhz = rated_mhz_;
+  r.probes = static_cast<int>(readings_mhz.size());
+  if (readings_mhz.empty()) return r;
+  std::sort(readings_mhz.begin(), readings_mhz.end());
+  r.min_mhz = readings_mhz.front();
+  r.max_mhz = readings_mhz.back();
+  r.median_mhz = readings_mhz[readings_mhz.size() / 2];
+  r.throttled = rated_mhz_ > 0 && r.min_mhz < kThrottleFraction * rated_mhz_;
+  return r;
+}
+
+}  // namespace ako::measure
