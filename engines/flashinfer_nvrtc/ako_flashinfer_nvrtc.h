@@ -11,7 +11,7 @@
 // No kernel calls these helpers and NVRTC never emits them; they only have to parse. So the error
 // macro loses its throw (exception.h is include-guarded: its later inclusions keep this one) and
 // thread_local is dropped. Kernel code is untouched.
-#include <flashinfer/exception.h>
+#include "flashinfer/exception.h"
 
 #undef FLASHINFER_ERROR
 #define FLASHINFER_ERROR(message) ((void)(message))
