@@ -1,0 +1,3 @@
+#pragma once
+// <assert.h> for NVRTC: see <cassert>.
+#include "cassert"

@@ -1,0 +1,3 @@
+#pragma once
+// <float.h> for NVRTC: see <cfloat>.
+#include "cfloat"
