@@ -140,4 +140,16 @@ TEST(Cli, OutputHasNoColourWhenNotATerminal) {
   EXPECT_FALSE(has(r.out, "\x1b[")) << r.out;
 }
 
+// The FlashInfer baseline compiles with NVRTC for sm_90a as its headers ship (scripts/setup.sh
+// fetches them; without them the run goes on and says why).
+TEST(Cli, CompileBuildsTheFlashInferBaselineForSm90a) {
+  if (!std::filesystem::exists(std::filesystem::path(AKO_SOURCE_DIR) / "peers/flashinfer-python-0.7.2/include/flashinfer/norm.cuh"))
+    GTEST_SKIP() << "FlashInfer's headers are not installed (scripts/fetch-peers.sh; needs PyPI)";
+  const Ran r = ako("compile task rmsnorm --arch sm_90a --shapes flux1-single");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "baseline flashinfer  flashinfer::norm::RMSNormKernel<8, __nv_bfloat16>")) << r.out;
+  EXPECT_TRUE(has(r.out, "baseline flashinfer  flashinfer::norm::RMSNormKernel<8, __half>")) << r.out;
+  EXPECT_TRUE(has(r.out, "COMPILED: yes")) << r.out;
+}
+
 }  // namespace

@@ -50,6 +50,7 @@ class ScratchRoot {
     std::filesystem::remove_all(path_);
     write_file(path_ / "input/rmsnorm/rmsnorm.cuh", "// placeholder for the task-spec tests\n");
     write_file(path_ / "solution/rmsnorm/rmsnorm.cuh", "// placeholder for the task-spec tests\n");
+    write_file(path_ / "input/rmsnorm/peers/flashinfer_rmsnorm.cuh", "// placeholder for the task-spec tests\n");
   }
   ~ScratchRoot() { std::filesystem::remove_all(path_); }
   ScratchRoot(const ScratchRoot&) = delete;
