@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root, with bundle/ built here by
 # scripts/make-bundle.sh: the GPU test suite, `ako run task rmsnorm` cold and warm, and the
-# torch comparison measured in the same session. Logs go to $OUT (default out/): a few files
+# torch comparison measured in the same session, and a later run against the warm one
+# (run-to-run agreement). Carry ["bundle", "peers"]. Logs go to $OUT (default out/): a few files
 # and logs.tgz with the rest; a short table is printed last.
 #   scripts/gpu-check.sh [quick]     quick: skip the GPU test suite
 set -uo pipefail
@@ -38,6 +39,9 @@ fi
 
 python3 bench/torch_rmsnorm.py --json "$OUT/torch.json" > "$L/torch.txt" 2>&1
 torch_rc=$?
+# Run-to-run agreement: the warm run against one made minutes later (after the GPU tests).
+$B/ako run task rmsnorm --no-checks --json "$L/run-later.json" > "$L/run-later.txt" 2>&1
+repeat_line=$(python3 scripts/compare_runs.py "$OUT/run-warm.json" "$L/run-later.json" 1 2>&1 | head -12)
 
 {
   echo "== ako run task rmsnorm (warm cache), $(date -u +%Y-%m-%dT%H:%MZ) =="
@@ -53,6 +57,8 @@ torch_rc=$?
   echo "cold run:   rc $cold_rc, $(secs "$t0" "$t1") s wall (compiles, copy-bandwidth measurement)"
   echo "warm run:   rc $warm_rc, $(secs "$t1" "$t2") s wall"
   echo "GPU tests:  $tests_summary"
+  echo "$repeat_line"
+  [ -d peers ] || echo "peers/ missing: the baseline columns say 'not installed' (carry peers)"
 } > "$OUT/summary.txt"
 tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$L"
 cat "$OUT/summary.txt"

@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--trials", tune.trials, "fresh input sets per case for validation (default: 1; ako run re-validates with the task's)")->check(CLI::PositiveNumber);
   tune_cmd->add_option("--max-time", tune.max_time_s, "timing budget per kernel and case, seconds")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  tune_cmd->add_option("--warmup-ms", tune.warmup_ms, "warm-up wall time per kernel and case, ms")
+  tune_cmd->add_option("--warmup-ms", tune.warmup_ms, "warm-up wall time per case (its timed kernels warm up together), ms")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   tune_cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
       ->capture_default_str()->check(CLI::PositiveNumber);

@@ -32,7 +32,7 @@ struct TuneCommandOptions {
   int trials = 0;                        // validation input sets per case; 0: 1 (ako run re-validates
                                          // the winners with the task's trials)
   double max_time_s = 0.01;              // timing budget per kernel and case
-  double warmup_ms = 5;                  // warm-up wall time per kernel and case
+  double warmup_ms = 5;                  // warm-up wall time per case (its timed kernels together)
   double case_timeout_s = 60;
   int jobs = 0;
   bool no_cache = false;

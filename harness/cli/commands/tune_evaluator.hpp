@@ -34,7 +34,7 @@ struct GpuEvaluatorOptions {
   int trials = 3;                        // validation input sets per case
   bool hot = false;
   double max_time_s = 0.01;              // timing budget per kernel and case
-  double warmup_ms = 5;                  // warm-up wall time per kernel and case
+  double warmup_ms = 5;                  // warm-up wall time per case (its timed kernels together)
   double case_timeout_s = 60;
   uint64_t seed = 1;
   BuildOptions build;                    // build.allow: the task's solution.allow

@@ -69,7 +69,7 @@ struct TimingOptions {
   bool hot = false;              // keep L2 warm (no flush between samples)
   bool use_cupti = true;         // false: CUDA events (e.g. under ncu)
   int warmup_runs = 3;           // at least this many untimed launches ...
-  double warmup_ms = 20.0;       // ... and at least this much wall time
+  double warmup_ms = 20.0;       // ... and at least this much wall time (per case: kernels timed together warm up together)
   int min_samples = 10;
   int max_samples = 2000;
   double max_time_s = 0.25;      // wall budget per timed kernel, then stop (stable = false)

@@ -69,7 +69,7 @@ class Timer {
 
  protected:
   // Warm-up rounds until the probe reads at least kClockReadyFraction of the rated clock
-  // (clocks idle far lower: 345 MHz against 1980 on the H100), for at most kClockRampS.
+  // (clocks idle far lower: 345 MHz against 1980 on the H100), for at most kClockRampS once.
   void ramp_clock(const std::vector<TimedKernel>& kernels, CUstream stream, L2Flush* flush);
   double probe_clock(CUstream stream) const { return clock_probe_ ? clock_probe_(stream) : 0.0; }
   // The report over the probe readings (empty readings: no report fields but rated_mhz).
@@ -77,10 +77,11 @@ class Timer {
 
   ClockProbeFn clock_probe_;
   double rated_mhz_ = 0;
+  bool ramp_fell_short_ = false;   // a ramp ran out of time once: do not wait again
 };
 
 inline constexpr double kClockReadyFraction = 0.9;
-inline constexpr double kClockRampS = 1.0;
+inline constexpr double kClockRampS = 0.5;
 
 // Creates the CUPTI timer when opt.use_cupti and CUPTI initialises, else the events timer;
 // `note` receives the reason for a fallback (empty otherwise). l2_bytes sizes the flush buffer (2x L2).

@@ -21,9 +21,16 @@ std::vector<TimingStats> Timer::time_interleaved(const std::vector<TimedKernel>&
 }
 
 void Timer::ramp_clock(const std::vector<TimedKernel>& kernels, CUstream stream, L2Flush* flush) {
-  if (!clock_probe_ || rated_mhz_ <= 0) return;
+  // A GPU held below the threshold by its power limit would pay the whole ramp on every case:
+  // after one ramp that did not get there, later cases do not wait (throttling is still
+  // flagged by clock_report).
+  if (!clock_probe_ || rated_mhz_ <= 0 || ramp_fell_short_) return;
   const auto t0 = Clock::now();
-  while (probe_clock(stream) < kClockReadyFraction * rated_mhz_ && seconds_since(t0) < kClockRampS) {
+  while (probe_clock(stream) < kClockReadyFraction * rated_mhz_) {
+    if (seconds_since(t0) >= kClockRampS) {
+      ramp_fell_short_ = true;
+      return;
+    }
     for (const auto& k : kernels) {
       prepare_sample(stream, flush, k.hooks);
       launch_checked(k.launch, stream);
