@@ -26,7 +26,8 @@ TEST(InterleavedTiming, NoOrderBiasWhenTheSolutionIsTheReference) {
                         " --dtypes bf16 --no-checks --no-progress --json " + json.string());
   ASSERT_EQ(r.status, 0) << r.output;
   int checked = 0;
-  for (const auto& c : read_json(json)["cases"]) {
+  const auto j = read_json(json);   // kept: a range-for over a temporary's member dangles
+  for (const auto& c : j["cases"]) {
     const double ref = c["reference_time"]["median_us"], sol = c["solution_time"]["median_us"];
     // Within 1% where a sample is long enough for that to be resolvable (the CUPTI timestamps
     // and launch jitter are about 0.1 us); 3% on the few-microsecond cases.
@@ -69,7 +70,8 @@ TEST(Baselines, FlashInferIsValidatedAndTimedBesideTheSolution) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("BASELINE flashinfer: solution "), std::string::npos) << r.output;
   int timed = 0;
-  for (const auto& c : read_json(json)["cases"]) {
+  const auto j = read_json(json);
+  for (const auto& c : j["cases"]) {
     ASSERT_EQ(c["baselines"].size(), 1u) << c.dump();
     const auto& b = c["baselines"][0];
     EXPECT_EQ(b["name"], "flashinfer");
