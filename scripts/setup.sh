@@ -29,4 +29,5 @@ fi
 BUILD_DIR=${AKO_BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${AKO_BUILD_TYPE:-RelWithDebInfo}
 cmake --build "$BUILD_DIR" -j "$(nproc)"
-echo "setup: built $BUILD_DIR/ako"
+echo "setup: built $BUILD_DIR/ako and $BUILD_DIR/ako-worker (no install needed: run $BUILD_DIR/ako, or put it on"
+echo "       PATH: export PATH=\"$PWD/$BUILD_DIR:\$PATH\", or install it: cmake --install $BUILD_DIR --prefix ~/.local)"

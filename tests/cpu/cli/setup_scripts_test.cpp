@@ -1,12 +1,13 @@
 // The first hour of a new user, outside the binary: scripts/test.sh says which tests were
 // skipped and why (after ctest's own closing line, which CI reads, and with ctest's exit
-// status).
+// status), and `ako` can be installed where a shell finds it, as the README says.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "common/atomic_file.hpp"
 #include "cpu/ako_cli_support.hpp"
 
 namespace fs = std::filesystem;
@@ -61,6 +62,32 @@ TEST(TestScript, AFailedTestStillFailsTheScript) {
   EXPECT_TRUE(has(r.out, "tests passed, 1 tests failed out of 3")) << r.out;
   EXPECT_TRUE(has(r.out, "expected 1, got 2")) << "--output-on-failure\n" << r.out;
   EXPECT_TRUE(has(r.out, "  Gpu.Runs: no GPU: libcuda.so.1 not found")) << r.out;
+}
+
+// `cmake --install build --prefix P` gives P/bin/ako, which finds its worker and NVRTC there.
+TEST(Install, PutsAkoAndItsWorkerInThePrefixAndTheyRun) {
+  const fs::path prefix = fs::temp_directory_path() / "ako-install-test";
+  fs::remove_all(prefix);
+  const Ran install = run_shell("cmake --install '" AKO_BINARY_DIR "' --prefix '" + prefix.string() + "'");
+  ASSERT_EQ(install.status, 0) << install.out;
+  EXPECT_TRUE(fs::exists(prefix / "bin/ako-worker")) << install.out;
+  const Ran version = run_shell("'" + (prefix / "bin/ako").string() + "' version");
+  EXPECT_EQ(version.status, 0) << version.out;
+  EXPECT_TRUE(has(version.out, "NVRTC 1")) << version.out;
+  const Ran compile = run_shell("cd '" AKO_SOURCE_DIR "' && AKO_CACHE_DIR='" + (prefix / "cache").string() + "' '" +
+                                (prefix / "bin/ako").string() + "' compile task rmsnorm --arch sm_90a --shapes text-512");
+  EXPECT_EQ(compile.status, 0) << compile.out;
+  EXPECT_TRUE(has(compile.out, "COMPILED: yes")) << compile.out;
+  fs::remove_all(prefix);
+}
+
+TEST(Install, TheReadmeSaysWhereAkoIsAndHowToPutItOnPath) {
+  const std::string readme = ako::read_file(fs::path(AKO_SOURCE_DIR) / "README.md");
+  for (const char* want : {"`ako` is `build/ako`", "export PATH=\"$PWD/build:$PATH\"",
+                           "cmake --install build --prefix ~/.local"})
+    EXPECT_TRUE(has(readme, want)) << want;
+  const Ran setup = run_shell("grep -c 'cmake --install' '" AKO_SOURCE_DIR "/scripts/setup.sh'");
+  EXPECT_EQ(setup.out, "1\n") << "setup.sh's last lines say it too";
 }
 
 }  // namespace
