@@ -78,6 +78,8 @@ Prepared prepare(const RunOptions& opt, bool with_checks) {
   if (!opt.solution.empty()) {
     const fs::path s = fs::absolute(opt.solution);
     if (!fs::exists(s)) throw Error("--solution " + opt.solution.string() + ": no such file");
+    if (!fs::is_regular_file(s))
+      throw Error("--solution " + opt.solution.string() + ": not a file (give the .cuh that defines the kernel)");
     p.spec.solution.file = s;
   }
   p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);

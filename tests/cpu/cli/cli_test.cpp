@@ -4,6 +4,7 @@
 
 #include "cpu/ako_cli_support.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -133,6 +134,30 @@ TEST(Cli, RunWithoutGpuCompilesThenSaysSo) {
   EXPECT_TRUE(j["summary"]["compiled"].get<bool>());
   EXPECT_TRUE(has(j["error"].get<std::string>(), "no GPU"));
   EXPECT_GT(j["builds"].size(), 0u);
+}
+
+TEST(Cli, ASolutionThatIsNotAFileIsRefused) {
+  const fs::path ws = make_workspace("solution-dir");
+  const Ran r = ako("compile task rmsnorm --solution solution/rmsnorm", ws);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "--solution solution/rmsnorm: not a file")) << r.out;
+  EXPECT_FALSE(has(r.out, "error:")) << "nothing was compiled:\n" << r.out;
+}
+
+// An empty solution, or one without the kernel: the error leads with that, and NVRTC's errors
+// about the template instantiations ako asked for (__nv_name_map) are not shown.
+TEST(Cli, ASolutionWithoutTheKernelSaysSoFirst) {
+  const fs::path ws = make_workspace("no-kernel");
+  std::ofstream(ws / "empty.cuh") << "// nothing yet\n";
+  std::ofstream(ws / "other.cuh") << "#include <cuda_bf16.h>\n__global__ void something_else() {}\n";
+  for (const char* file : {"empty.cuh", "other.cuh"}) {
+    const Ran r = ako(std::string("compile task rmsnorm --arch sm_90a --solution ") + file, ws);
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_TRUE(has(r.out, std::string("kernel `rmsnorm_kernel` is not defined in ") + file)) << r.out;
+    EXPECT_FALSE(has(r.out, "__nv_name_map")) << r.out;
+    EXPECT_LT(std::count(r.out.begin(), r.out.end(), '\n'), 30) << r.out;
+    EXPECT_TRUE(has(r.out, "COMPILED: no")) << r.out;
+  }
 }
 
 TEST(Cli, OutputHasNoColourWhenNotATerminal) {
