@@ -67,6 +67,10 @@ struct MissingKernels {
 std::optional<MissingKernels> explain_missing_kernels(const std::string& log, const std::vector<std::string>& name_expressions,
                                                       const std::string& file);
 
+// Throws ako::Error naming `arch` unless it is a real arch ("sm_90a") this NVRTC supports: the
+// commands call it once, up front, so a bad --arch is said once and plainly.
+void check_arch(const std::string& arch);
+
 // Compile one program in this process (cache first).
 CompiledModule compile(const CompileRequest& req, const CompileOptions& opt);
 

@@ -35,6 +35,7 @@ std::string mirrored_header(const std::string& path, const std::string& commit, 
 }  // namespace
 
 MirrorResult mirror_kernel(const MirrorOptions& opt) {
+  if (opt.compile_check) jit::check_arch(opt.arch);
   const task::TaskSpec spec = task::load_task(opt.workspace, opt.task);
   const std::string port_engine = spec.port.is_object() ? spec.port.value("engine", "") : "";
   MirrorResult r;

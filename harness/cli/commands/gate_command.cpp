@@ -141,6 +141,7 @@ int gate_command(const GateCommandOptions& opt) {
 
   const exec::GpuProbe gpu = exec::probe_gpu();
   const std::string arch = target_arch(opt, base, gpu);
+  jit::check_arch(arch);
   Progress progress(stderr, opt.progress.value_or(is_terminal(stderr)));
   std::vector<gate::TaskOutcome> outcomes;
   for (const auto& t : tasks) outcomes.push_back(gate_task(opt, root, t, arch, progress));

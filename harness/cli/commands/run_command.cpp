@@ -94,6 +94,7 @@ Prepared prepare(const RunOptions& opt, bool with_checks) {
     p.arch = "sm_90a";
     p.arch_source = "default (no GPU; --arch overrides)";
   }
+  jit::check_arch(p.arch);  // once, here: else every program would say it
   p.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
   p.compile.use_cache = !opt.no_cache;
   p.compile.jobs = opt.jobs;

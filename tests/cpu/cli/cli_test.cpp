@@ -160,6 +160,16 @@ TEST(Cli, ASolutionWithoutTheKernelSaysSoFirst) {
   }
 }
 
+TEST(Cli, AnArchNvrtcDoesNotKnowIsNamedOnce) {
+  const Ran r = ako("compile task rmsnorm --arch sm_999");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "arch 'sm_999' is not one this NVRTC")) << r.out;
+  EXPECT_TRUE(has(r.out, "sm_90")) << "the supported archs are listed\n" << r.out;
+  EXPECT_FALSE(has(r.out, "NVRTC_ERROR_INVALID_OPTION")) << r.out;
+  EXPECT_EQ(r.out.find("sm_999"), r.out.rfind("sm_999")) << "said once:\n" << r.out;
+  EXPECT_EQ(ako("compile task rmsnorm --arch sm_9x").status, 2);
+}
+
 TEST(Cli, OutputHasNoColourWhenNotATerminal) {
   const Ran r = ako("compile task rmsnorm --arch sm_90a");
   EXPECT_FALSE(has(r.out, "\x1b[")) << r.out;
