@@ -27,7 +27,9 @@ if [ ! -x /usr/local/cuda/bin/nvcc ] && [ -z "${CUDAToolkit_ROOT:-}" ]; then
 fi
 
 BUILD_DIR=${AKO_BUILD_DIR:-build}
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${AKO_BUILD_TYPE:-RelWithDebInfo}
+# Under CI (CI set, as .ci/run does) every compiler warning is an error, so none comes back.
+WERROR=${AKO_WERROR:-$([ -n "${CI:-}" ] && echo ON || echo OFF)}
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${AKO_BUILD_TYPE:-RelWithDebInfo} -DAKO_WERROR="$WERROR"
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 echo "setup: built $BUILD_DIR/ako and $BUILD_DIR/ako-worker (no install needed: run $BUILD_DIR/ako, or put it on"
 echo "       PATH: export PATH=\"$PWD/$BUILD_DIR:\$PATH\", or install it: cmake --install $BUILD_DIR --prefix ~/.local)"
