@@ -12,6 +12,7 @@
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
 #include "jit/compiler.hpp"
+#include "jit/toolkit.hpp"
 
 namespace {
 
@@ -44,6 +45,19 @@ void add_common_build_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes (default: number of CPUs)");
   cmd->add_flag("--no-cache", o.no_cache, "compile everything again (the cache is neither read nor written)");
   cmd->add_option("--cache-dir", o.cache_dir, "kernel cache (default: $AKO_CACHE_DIR, $XDG_CACHE_HOME/ako or ~/.cache/ako)");
+}
+
+// `ako version`: what builds the kernels, and where they are cached.
+int version_command() {
+  std::string headers;
+  try {
+    headers = ako::jit::headers_version(ako::jit::resolve_toolkit({}));
+  } catch (const ako::Error& e) {
+    headers = std::string("not found: ") + e.what();
+  }
+  fmt::print("ako {}\nNVRTC {}\nCUDA headers {}\ncache {}\n", AKO_VERSION, ako::jit::nvrtc_version_string(), headers,
+             ako::jit::default_cache_dir().string());
+  return ako::cli::kExitOk;
 }
 
 }  // namespace
@@ -181,7 +195,7 @@ int main(int argc, char** argv) {
   ako::cli::IterateCli iterate_cli(app);  // ako iterate, ako best
   ako::cli::PortCli port_cli(app);  // ako mirror, ako port
 
-  app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use");
+  app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use, and the kernel cache folder");
 
   try {
     app.parse(argc, argv);
@@ -220,9 +234,7 @@ int main(int argc, char** argv) {
       comp.task = task_from_words(comp_words);
       return ako::cli::compile_command(comp);
     }
-    fmt::print("ako {}\nNVRTC {}\ncache {}\n", AKO_VERSION, ako::jit::nvrtc_version_string(),
-               ako::jit::default_cache_dir().string());
-    return ako::cli::kExitOk;
+    return version_command();
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "ako: {}\nRun with --help for usage.\n", e.what());
     return ako::cli::kExitUsage;

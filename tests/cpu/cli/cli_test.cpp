@@ -170,6 +170,15 @@ TEST(Cli, AnArchNvrtcDoesNotKnowIsNamedOnce) {
   EXPECT_EQ(ako("compile task rmsnorm --arch sm_9x").status, 2);
 }
 
+TEST(Cli, VersionShowsTheCudaHeadersItsHelpPromises) {
+  const Ran help = ako("--help");
+  EXPECT_TRUE(has(help.out, "the CUDA headers in use")) << help.out;
+  const Ran r = ako("version");
+  EXPECT_EQ(r.status, 0) << r.out;
+  for (const char* want : {"ako 0.", "NVRTC 1", "CUDA headers 1", "/include)", "cache "})
+    EXPECT_TRUE(has(r.out, want)) << want << "\n" << r.out;
+}
+
 TEST(Cli, OutputHasNoColourWhenNotATerminal) {
   const Ran r = ako("compile task rmsnorm --arch sm_90a");
   EXPECT_FALSE(has(r.out, "\x1b[")) << r.out;
