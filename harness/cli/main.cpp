@@ -18,6 +18,16 @@ namespace {
 
 using ako::cli::RunOptions;
 
+// CLI11 writes a positional of one or two words as "task(1x)" in the usage line; ako's reads
+// as it is typed.
+class UsageFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_usage(const CLI::Option* opt) const override {
+    if (opt->get_name() == "task" && opt->get_expected_max() == 2) return "[task] NAME";
+    return CLI::Formatter::make_option_usage(opt);
+  }
+};
+
 // `ako run task rmsnorm` reads naturally; `ako run rmsnorm` works too.
 void add_task_positionals(CLI::App* cmd, std::vector<std::string>& words) {
   cmd->add_option("task", words, "'task NAME' or just NAME (a folder under tasks/, or a task.json path)")
@@ -42,7 +52,8 @@ void add_common_build_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--dtypes", o.dtypes, "only these dtypes (bf16, fp16, fp32), comma separated")->delimiter(',');
   cmd->add_option("--param", o.params, "override a solution parameter for every case, NAME=VALUE (repeatable)");
   cmd->add_option("--solution", o.solution, "use this .cuh instead of the task's solution file");
-  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes (default: number of CPUs)");
+  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   cmd->add_flag("--no-cache", o.no_cache, "compile everything again (the cache is neither read nor written)");
   cmd->add_option("--cache-dir", o.cache_dir, "kernel cache (default: $AKO_CACHE_DIR, $XDG_CACHE_HOME/ako or ~/.cache/ako)");
 }
@@ -69,6 +80,7 @@ int main(int argc, char** argv) {
       "Exit status: 0 every case correct; 1 some case incorrect or a candidate failed (crash, hang);\n"
       "2 usage, spec, build or environment error (e.g. no GPU for run).",
       "ako"};
+  app.formatter(std::make_shared<UsageFormatter>());  // before the subcommands: they copy it
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ako ") + AKO_VERSION);
 
@@ -130,7 +142,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::PositiveNumber);
   gate_cmd->add_option("--case-timeout", gate.case_timeout_s, "seconds without progress before a case is killed as hung")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  gate_cmd->add_option("-j,--jobs", gate.jobs, "parallel compile processes (default: number of CPUs)");
+  gate_cmd->add_option("-j,--jobs", gate.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   gate_cmd->add_flag("--no-cache", gate.no_cache, "compile everything again");
   gate_cmd->add_option("--cache-dir", gate.cache_dir, "kernel cache (default: as for run)");
   bool gate_progress_off = false;
@@ -173,7 +186,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   tune_cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  tune_cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes (default: number of CPUs)");
+  tune_cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   tune_cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");
   tune_cmd->add_option("--cache-dir", tune.cache_dir, "kernel cache (default: as for run)");
   tune_cmd->add_flag("--progress", tune_progress_on, "show the progress line even when stderr is not a terminal");

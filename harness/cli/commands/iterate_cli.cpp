@@ -17,7 +17,8 @@ void add_shared(CLI::App* cmd, IterateOptions& o, bool& progress_off) {
   cmd->add_option("--arch", o.arch, "target arch for NVRTC (default: the GPU's)");
   cmd->add_option("--max-time", o.max_time_s, "timing budget per kernel and case, seconds")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes (default: number of CPUs)");
+  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   cmd->add_flag("--no-cache", o.no_cache, "compile everything again");
   cmd->add_option("--cache-dir", o.cache_dir, "kernel cache (default: as for run)");
   cmd->add_option("--upstream-url", o.upstream_url, "URL for the upstream remote when it is missing (as for doctor)");

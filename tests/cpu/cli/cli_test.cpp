@@ -170,6 +170,17 @@ TEST(Cli, AnArchNvrtcDoesNotKnowIsNamedOnce) {
   EXPECT_EQ(ako("compile task rmsnorm --arch sm_9x").status, 2);
 }
 
+TEST(Cli, JobsMustBePositive) {
+  const fs::path ws = make_workspace("jobs");  // a parse error stops each; never the real repository
+  for (const char* cmd : {"compile task rmsnorm", "run task rmsnorm", "tune task rmsnorm", "iterate -m x",
+                          "gate --baseline bench/baseline.json"})
+    for (const char* jobs : {" -j 0", " -j -3", " --jobs=0"}) {
+      const Ran r = ako(std::string(cmd) + jobs, ws);
+      EXPECT_EQ(r.status, 2) << cmd << jobs << "\n" << r.out;
+      EXPECT_TRUE(has(r.out, "--jobs")) << cmd << jobs << "\n" << r.out;
+    }
+}
+
 TEST(Cli, VersionShowsTheCudaHeadersItsHelpPromises) {
   const Ran help = ako("--help");
   EXPECT_TRUE(has(help.out, "the CUDA headers in use")) << help.out;
@@ -177,6 +188,14 @@ TEST(Cli, VersionShowsTheCudaHeadersItsHelpPromises) {
   EXPECT_EQ(r.status, 0) << r.out;
   for (const char* want : {"ako 0.", "NVRTC 1", "CUDA headers 1", "/include)", "cache "})
     EXPECT_TRUE(has(r.out, want)) << want << "\n" << r.out;
+}
+
+TEST(Cli, TheUsageLineReadsAsTyped) {
+  for (const char* cmd : {"run", "compile", "tune"}) {
+    const Ran r = ako(std::string(cmd) + " --help");
+    EXPECT_TRUE(has(r.out, std::string("Usage: ako ") + cmd + " [OPTIONS] [task] NAME")) << r.out;
+    EXPECT_FALSE(has(r.out, "(1x)")) << r.out;
+  }
 }
 
 TEST(Cli, OutputHasNoColourWhenNotATerminal) {
