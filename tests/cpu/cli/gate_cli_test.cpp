@@ -76,6 +76,14 @@ TEST_F(GateCli, WithoutGpuTheVerdictLineCountsTheSkippedChecks) {
   EXPECT_TRUE(has(r.out, "skipped  timing      40 x no GPU")) << r.out;
 }
 
+TEST_F(GateCli, UpdateNeverCreatesAMissingFolder) {
+  const fs::path ws = make_workspace("no-folder");
+  const Ran r = ako("gate --update-baseline --baseline typo/bench/baseline.json", ws);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "the folder " + (ws / "typo/bench").string() + " does not exist")) << r.out;
+  EXPECT_FALSE(fs::exists(ws / "typo"));
+}
+
 TEST_F(GateCli, TighterBudgetFailsWithExitOne) {
   const fs::path ws = make_workspace("budget");
   auto b = read_json(ws / "bench/baseline.json");
