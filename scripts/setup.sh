@@ -31,6 +31,9 @@ fi
 scripts/fetch-peers.sh || echo "setup: could not fetch the peers' headers; baselines that need them will say so" >&2
 
 BUILD_DIR=${AKO_BUILD_DIR:-build}
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${AKO_BUILD_TYPE:-RelWithDebInfo}
+# Under CI (CI set, as .ci/run does) every compiler warning is an error, so none comes back.
+WERROR=${AKO_WERROR:-$([ -n "${CI:-}" ] && echo ON || echo OFF)}
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=${AKO_BUILD_TYPE:-RelWithDebInfo} -DAKO_WERROR="$WERROR"
 cmake --build "$BUILD_DIR" -j "$(nproc)"
-echo "setup: built $BUILD_DIR/ako"
+echo "setup: built $BUILD_DIR/ako and $BUILD_DIR/ako-worker (no install needed: run $BUILD_DIR/ako, or put it on"
+echo "       PATH: export PATH=\"$PWD/$BUILD_DIR:\$PATH\", or install it: cmake --install $BUILD_DIR --prefix ~/.local)"

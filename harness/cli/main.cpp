@@ -12,10 +12,21 @@
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
 #include "jit/compiler.hpp"
+#include "jit/toolkit.hpp"
 
 namespace {
 
 using ako::cli::RunOptions;
+
+// CLI11 writes a positional of one or two words as "task(1x)" in the usage line; ako's reads
+// as it is typed.
+class UsageFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_usage(const CLI::Option* opt) const override {
+    if (opt->get_name() == "task" && opt->get_expected_max() == 2) return "[task] NAME";
+    return CLI::Formatter::make_option_usage(opt);
+  }
+};
 
 // `ako run task rmsnorm` reads naturally; `ako run rmsnorm` works too.
 void add_task_positionals(CLI::App* cmd, std::vector<std::string>& words) {
@@ -41,9 +52,23 @@ void add_common_build_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--dtypes", o.dtypes, "only these dtypes (bf16, fp16, fp32), comma separated")->delimiter(',');
   cmd->add_option("--param", o.params, "override a solution parameter for every case, NAME=VALUE (repeatable)");
   cmd->add_option("--solution", o.solution, "use this .cuh instead of the task's solution file");
-  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes (default: number of CPUs)");
+  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   cmd->add_flag("--no-cache", o.no_cache, "compile everything again (the cache is neither read nor written)");
   cmd->add_option("--cache-dir", o.cache_dir, "kernel cache (default: $AKO_CACHE_DIR, $XDG_CACHE_HOME/ako or ~/.cache/ako)");
+}
+
+// `ako version`: what builds the kernels, and where they are cached.
+int version_command() {
+  std::string headers;
+  try {
+    headers = ako::jit::headers_version(ako::jit::resolve_toolkit({}));
+  } catch (const ako::Error& e) {
+    headers = std::string("not found: ") + e.what();
+  }
+  fmt::print("ako {}\nNVRTC {}\nCUDA headers {}\ncache {}\n", AKO_VERSION, ako::jit::nvrtc_version_string(), headers,
+             ako::jit::default_cache_dir().string());
+  return ako::cli::kExitOk;
 }
 
 }  // namespace
@@ -55,6 +80,7 @@ int main(int argc, char** argv) {
       "Exit status: 0 every case correct; 1 some case incorrect or a candidate failed (crash, hang);\n"
       "2 usage, spec, build or environment error (e.g. no GPU for run).",
       "ako"};
+  app.formatter(std::make_shared<UsageFormatter>());  // before the subcommands: they copy it
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ako ") + AKO_VERSION);
 
@@ -116,7 +142,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::PositiveNumber);
   gate_cmd->add_option("--case-timeout", gate.case_timeout_s, "seconds without progress before a case is killed as hung")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  gate_cmd->add_option("-j,--jobs", gate.jobs, "parallel compile processes (default: number of CPUs)");
+  gate_cmd->add_option("-j,--jobs", gate.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   gate_cmd->add_flag("--no-cache", gate.no_cache, "compile everything again");
   gate_cmd->add_option("--cache-dir", gate.cache_dir, "kernel cache (default: as for run)");
   bool gate_progress_off = false;
@@ -159,7 +186,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   tune_cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  tune_cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes (default: number of CPUs)");
+  tune_cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   tune_cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");
   tune_cmd->add_option("--cache-dir", tune.cache_dir, "kernel cache (default: as for run)");
   tune_cmd->add_flag("--progress", tune_progress_on, "show the progress line even when stderr is not a terminal");
@@ -181,7 +209,7 @@ int main(int argc, char** argv) {
   ako::cli::IterateCli iterate_cli(app);  // ako iterate, ako best
   ako::cli::PortCli port_cli(app);  // ako mirror, ako port
 
-  app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use");
+  app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use, and the kernel cache folder");
 
   try {
     app.parse(argc, argv);
@@ -220,9 +248,7 @@ int main(int argc, char** argv) {
       comp.task = task_from_words(comp_words);
       return ako::cli::compile_command(comp);
     }
-    fmt::print("ako {}\nNVRTC {}\ncache {}\n", AKO_VERSION, ako::jit::nvrtc_version_string(),
-               ako::jit::default_cache_dir().string());
-    return ako::cli::kExitOk;
+    return version_command();
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "ako: {}\nRun with --help for usage.\n", e.what());
     return ako::cli::kExitUsage;

@@ -44,8 +44,21 @@ std::string no_baseline_why(const Baseline* b, const std::string& task) {
 
 std::string kernel_subject(const std::string& role, const std::string& expr) { return role + " " + expr; }
 
+std::string case_subject(const CaseResult& c) {
+  return (c.kind == "reference_check" ? "reference vs CPU " : "") + case_key(c);
+}
+
+// A check that needs the GPU and did not run is counted as skipped, one per case, so that the
+// verdict line's counts agree with the coverage lines above it.
+void skip_gpu_checks(Builder& out, const TaskOutcome& o, CheckKind kind) {
+  for (const CaseResult& c : o.result.cases)
+    if (kind == CheckKind::correctness || c.kind == "compare")
+      out.check(kind, case_subject(c), CheckStatus::skipped, o.not_run_reason);
+}
+
 void check_correctness(Builder& out, const TaskOutcome& o) {
   if (!o.ran_on_gpu) {
+    skip_gpu_checks(out, o, CheckKind::correctness);
     out.covered(CheckKind::correctness, false, o.not_run_reason);
     return;
   }
@@ -58,8 +71,7 @@ void check_correctness(Builder& out, const TaskOutcome& o) {
     std::string why = std::string(verdict_name(c.verdict)) + (c.reason.empty() ? "" : ": " + c.reason);
     if (c.verdict == Verdict::failed && !c.fault.empty()) why = "failed (" + c.fault + "): " + c.reason;
     if (c.verdict == Verdict::skipped) why = "not run on the GPU: " + (c.reason.empty() ? "no verdict" : c.reason);
-    const std::string prefix = c.kind == "reference_check" ? "reference vs CPU " : "";
-    out.check(CheckKind::correctness, prefix + case_key(c), CheckStatus::fail, why);
+    out.check(CheckKind::correctness, case_subject(c), CheckStatus::fail, why);
   }
   out.covered(CheckKind::correctness, true,
               fmt::format("{} of {} cases correct on {}", correct, o.result.cases.size(), o.result.device.name));
@@ -192,8 +204,10 @@ void evaluate_task(GateReport& report, const TaskOutcome& o, const Baseline* b, 
 
   // What the kernels were compiled for (the device's arch name may lack the 'a' suffix).
   const std::string run_arch = o.result.builds.empty() ? o.result.device.arch : o.result.builds.front().arch;
-  if (!o.ran_on_gpu)
+  if (!o.ran_on_gpu) {
+    skip_gpu_checks(out, o, CheckKind::timing);
     out.covered(CheckKind::timing, false, o.not_run_reason);
+  }
   else if (!b->has_timings())
     out.covered(CheckKind::timing, false, "the baseline holds resource budgets only (made without a GPU)");
   else if (o.result.device.name != b->device->name)

@@ -21,14 +21,29 @@ std::optional<std::string> remote_head_branch(git_repository* repo, const std::s
   return target.substr(prefix.size());
 }
 
+// The checkout's top folder must be what the user named: a folder inside some other
+// repository (ako's own harness/, say) is not an engine.
+void require_checkout_top(const std::filesystem::path& dir, const std::filesystem::path& workdir,
+                          const std::string& option) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(dir, workdir, ec)) return;
+  throw GitError(option + " " + dir.string() + ": not the top folder of a git checkout: it lies inside the repository " +
+                 workdir.string() + "; pass " + option + " <the engine checkout's top folder>, e.g. ../sglang");
+}
+
 }  // namespace
 
-EngineState read_engine_state(const std::filesystem::path& dir) {
-  const Repository owner = open_repository(dir);
+EngineState read_engine_state(const std::filesystem::path& dir, const std::string& option) {
+  if (!std::filesystem::is_directory(dir))
+    throw GitError(option + " " + dir.string() + ": " +
+                   (std::filesystem::exists(dir) ? "not a folder" : "no such folder") + "; pass " + option +
+                   " <the engine checkout>, e.g. ../sglang");
+  const Repository owner = open_repository(dir, option);
   git_repository* repo = owner.get();
   EngineState s;
   s.workdir = std::filesystem::path(git_repository_workdir(repo)).lexically_normal();
   if (s.workdir.has_filename() == false) s.workdir = s.workdir.parent_path();
+  require_checkout_top(dir, s.workdir, option);
 
   git_reference* head = nullptr;
   const int rc = git_repository_head(&head, repo);

@@ -18,8 +18,9 @@ struct EngineState {
   std::vector<std::string> dirty;   // staged, unstaged, untracked and conflicted paths (sorted, unique)
 };
 
-// Reads the engine checkout holding `dir`. Throws GitError when it is not a repository.
-EngineState read_engine_state(const std::filesystem::path& dir);
+// Reads the engine checkout at `dir`, which `option` (--to, --from) named. Throws GitError when
+// dir does not exist, is not a repository, or is a folder inside one rather than its top.
+EngineState read_engine_state(const std::filesystem::path& dir, const std::string& option);
 
 // The content of `path` (repository-relative) at commit `oid`, or nullopt when the commit or
 // the path is not there (a shallow clone, a file added later).

@@ -4,17 +4,17 @@
 
 namespace ako::git {
 
-Repository open_repository(const std::filesystem::path& dir) {
+Repository open_repository(const std::filesystem::path& dir, const std::string& option) {
   ensure_libgit2();
   git_repository* raw = nullptr;
   const int rc = git_repository_open_ext(&raw, dir.c_str(), 0, nullptr);
   if (rc == GIT_ENOTFOUND)
     throw GitError("not a git repository: " + dir.string() + " (nor any parent); fix: git clone <upstream-url> " +
-                   dir.string() + ", or pass --root <repository>");
+                   dir.string() + ", or pass " + option + " <repository>");
   check(rc, "open repository " + dir.string());
   Repository repo(raw);
   if (git_repository_is_bare(raw))
-    throw GitError("bare repository: " + dir.string() + " has no worktree to check; pass --root <a clone>");
+    throw GitError("bare repository: " + dir.string() + " has no worktree to check; pass " + option + " <a clone>");
   return repo;
 }
 

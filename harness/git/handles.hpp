@@ -36,8 +36,8 @@ struct Buf {
 };
 
 // The repository holding `dir` (dir itself or a parent). Throws GitError naming dir and the
-// fix when there is none.
-Repository open_repository(const std::filesystem::path& dir);
+// fix when there is none; `option` is the command-line option that named dir (the fix says it).
+Repository open_repository(const std::filesystem::path& dir, const std::string& option = "--root");
 
 // The reference, or nullopt when it does not exist (other failures throw).
 std::optional<Reference> lookup_reference(git_repository* repo, const std::string& name);

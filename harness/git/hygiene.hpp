@@ -41,4 +41,11 @@ struct IterationBranch {
 IterationBranch create_iteration_branch(const std::filesystem::path& root, const std::string& task,
                                         const std::string& start_point, bool reuse_existing = false);
 
+// Undoes create_iteration_branch after a failure, so that the user is left where they were:
+// `previous` (a branch name) is checked out again and, when `made` was created by that call,
+// it is deleted. Nothing is undone when the iteration branch has moved since (a commit was
+// made on it: it is kept, and HEAD stays on it); returns whether HEAD went back.
+bool leave_iteration_branch(const std::filesystem::path& root, const std::string& previous,
+                            const IterationBranch& made);
+
 }  // namespace ako::git

@@ -1,4 +1,5 @@
-// create_iteration_branch (declared in hygiene.hpp): opt/<task> from the start point.
+// create_iteration_branch and leave_iteration_branch (declared in hygiene.hpp): opt/<task>
+// from the start point, and back to where the user was when an iteration fails.
 #include "git/handles.hpp"
 #include "git/history.hpp"
 #include "git/hygiene.hpp"
@@ -36,6 +37,22 @@ IterationBranch create_iteration_branch(const std::filesystem::path& root, const
   git_reference_free(created);
   switch_to_branch(repo, ref_name, start);
   return {name, oid_hex(start), true};
+}
+
+bool leave_iteration_branch(const std::filesystem::path& root, const std::string& previous,
+                            const IterationBranch& made) {
+  const Repository repo_owner = open_repository(root);
+  git_repository* repo = repo_owner.get();
+  const auto branch = lookup_reference(repo, "refs/heads/" + made.name);
+  git_oid made_at;
+  if (git_oid_fromstr(&made_at, made.oid.c_str()) < 0) throw GitError("'" + made.oid + "' is not a commit id");
+  if (branch && !git_oid_equal(git_reference_target(branch->get()), &made_at)) return false;
+  const std::string previous_ref = "refs/heads/" + previous;
+  const auto back = lookup_reference(repo, previous_ref);
+  if (!back) throw GitError("branch " + previous + " no longer exists; HEAD stays on " + made.name);
+  switch_to_branch(repo, previous_ref, *git_reference_target(back->get()));
+  if (made.created && branch) check(git_branch_delete(branch->get()), "delete branch " + made.name);
+  return true;
 }
 
 }  // namespace ako::git

@@ -85,6 +85,7 @@ Status classify(const RunResult& now, const RunResult* best) {
 }
 
 std::string correctness_word(const RunResult& r) {
+  if (nothing_measured(r)) return "skipped";  // no verdict at all is not a failure
   if (has_failure(r)) return "failed";
   return has_incorrect(r) ? "incorrect" : "correct";
 }

@@ -34,7 +34,8 @@ RunComparison compare_runs(const RunResult& now, const RunResult& then, double f
 // when the total moved beyond the noise, else no-change.
 Status classify(const RunResult& now, const RunResult* best);
 
-// "correct", "incorrect" or "failed" (the commit body's correctness key).
+// "correct", "incorrect" or "failed" (the commit body's correctness key); "skipped" when no
+// case got a verdict (iterate refuses to record such a run).
 std::string correctness_word(const RunResult& r);
 
 }  // namespace ako::iterate

@@ -1,6 +1,7 @@
 // compile(): one program in this process, cache first.
 #include "jit/compiler.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "common/error.hpp"
@@ -18,7 +19,46 @@ long long unix_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+// "rmsnorm_kernel<__half, true, 256>" -> "rmsnorm_kernel".
+std::string template_name(const std::string& expr) {
+  std::string name = expr.substr(0, expr.find('<'));
+  const auto first = name.find_first_not_of(" \t"), last = name.find_last_not_of(" \t");
+  return first == std::string::npos ? std::string() : name.substr(first, last - first + 1);
+}
+
+// The log without the error blocks (a message line and what follows up to a blank line) that
+// point into NVRTC's name-expression map.
+std::string without_name_map_errors(const std::string& log) {
+  std::string out, line;
+  bool dropping = false;
+  for (size_t pos = 0; pos < log.size();) {
+    const size_t end = log.find('\n', pos);
+    line = log.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    pos = end == std::string::npos ? log.size() : end + 1;
+    if (line.rfind("__nv_name_map", 0) == 0) dropping = true;
+    else if (dropping && line.empty()) { dropping = false; continue; }
+    if (!dropping) out += line + "\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+std::optional<MissingKernels> explain_missing_kernels(const std::string& log, const std::vector<std::string>& name_expressions,
+                                                      const std::string& file) {
+  std::vector<std::string> missing;
+  for (const auto& e : name_expressions) {
+    const std::string name = template_name(e);
+    if (name.empty() || std::find(missing.begin(), missing.end(), name) != missing.end()) continue;
+    if (log.find("identifier \"" + name + "\" is undefined") != std::string::npos) missing.push_back(name);
+  }
+  if (missing.empty()) return std::nullopt;
+  std::string names;
+  for (const auto& m : missing) names += (names.empty() ? "`" : ", `") + m + "`";
+  return MissingKernels{"kernel " + names + (missing.size() == 1 ? " is" : " are") + " not defined in " + file +
+                            " (NVRTC finds no declaration of it: the file must define the kernel the task names)",
+                        without_name_map_errors(log)};
+}
 
 CompiledModule build_into(const PreparedRequest& p, const std::filesystem::path& dir) {
   const auto& name = p.request.display_name;
@@ -33,7 +73,11 @@ CompiledModule build_into(const PreparedRequest& p, const std::filesystem::path&
 
   CompiledModule m;
   m.log = program.log();
-  if (!ok) throw CompileError(name, m.log);
+  if (!ok) {
+    if (const auto missing = explain_missing_kernels(m.log, p.name_expressions, name))
+      throw CompileError(name, missing->log, missing->headline);
+    throw CompileError(name, m.log);
+  }
   const std::string cubin = program.cubin();
   if (cubin.empty())
     throw Error(name + ": NVRTC produced no cubin for arch " + p.request.arch);

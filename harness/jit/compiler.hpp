@@ -9,6 +9,7 @@
 // compile_all() forks worker processes.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,11 +47,29 @@ struct CompileOptions {
 // Thrown when NVRTC rejects a program; what() holds the log, whose lines already read
 // "solution/rmsnorm/rmsnorm.cuh(42): error: ...". A build error, hence an ako::Error (exit 2).
 // Other failures (virtual arch, unreadable source, no CUDA headers) throw plain ako::Error.
+// `headline`, when given, replaces "FILE: compilation failed" as the first line (e.g. "kernel
+// `rmsnorm_kernel` is not defined in FILE").
 struct CompileError : Error {
-  CompileError(std::string file, std::string log)
-      : Error(file + ": compilation failed\n" + log), file(std::move(file)), log(std::move(log)) {}
+  CompileError(std::string file, std::string log, const std::string& headline = "")
+      : Error((headline.empty() ? file + ": compilation failed" : headline) + "\n" + log),
+        file(std::move(file)),
+        log(std::move(log)) {}
   std::string file, log;
 };
+
+// NVRTC's log when a kernel ako asked for does not exist repeats that for every template
+// instantiation (the "__nv_name_map" errors). Returns "kernel `NAME` is not defined in FILE"
+// and the log without those errors when the log says a requested kernel is undefined; else
+// nullopt (the log is the useful part then).
+struct MissingKernels {
+  std::string headline, log;
+};
+std::optional<MissingKernels> explain_missing_kernels(const std::string& log, const std::vector<std::string>& name_expressions,
+                                                      const std::string& file);
+
+// Throws ako::Error naming `arch` unless it is a real arch ("sm_90a") this NVRTC supports: the
+// commands call it once, up front, so a bad --arch is said once and plainly.
+void check_arch(const std::string& arch);
 
 // Compile one program in this process (cache first).
 CompiledModule compile(const CompileRequest& req, const CompileOptions& opt);

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <regex>
 
+#include <nvrtc.h>
+
 #include "common/error.hpp"
 #include "jit/build.hpp"
+#include "jit/compiler.hpp"
 #include "jit/file_io.hpp"
 #include "jit/include_scan.hpp"
 #include "jit/sha256.hpp"
@@ -22,13 +25,13 @@ constexpr const char* kKeyFormat = "ako.jit-key/1";
 // engine whose own builds (sgl-kernel, FlashInfer) use -std=c++17.
 constexpr const char* kDefaultStd = "-std=c++17";
 
-void check_arch(const std::string& arch) {
-  static const std::regex real_arch(R"(sm_[0-9]+[af]?)");
-  if (std::regex_match(arch, real_arch)) return;
-  if (arch.rfind("compute_", 0) == 0)
-    throw Error("arch '" + arch + "' is a virtual architecture: NVRTC would emit PTX, not a cubin. "
-                "Give the real one, e.g. sm_" + arch.substr(8) + ".");
-  throw Error("arch '" + arch + "' is not a real GPU architecture: expected sm_<NN>[a|f], e.g. sm_90a.");
+// The architectures this NVRTC can target, as numbers (90 for sm_90, sm_90a and sm_90f).
+std::vector<int> supported_archs() {
+  int n = 0;
+  if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0) return {};
+  std::vector<int> archs(static_cast<size_t>(n));
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  return archs;
 }
 
 std::string trim(const std::string& s) {
@@ -64,6 +67,24 @@ std::vector<fs::path> include_dirs_of(const std::vector<std::string>& options) {
 }
 
 }  // namespace
+
+void check_arch(const std::string& arch) {
+  static const std::regex real_arch(R"(sm_([0-9]+)[af]?)");
+  std::smatch m;
+  if (!std::regex_match(arch, m, real_arch)) {
+    if (arch.rfind("compute_", 0) == 0)
+      throw Error("arch '" + arch + "' is a virtual architecture: NVRTC would emit PTX, not a cubin. "
+                  "Give the real one, e.g. sm_" + arch.substr(8) + ".");
+    throw Error("arch '" + arch + "' is not a real GPU architecture: expected sm_<NN>[a|f], e.g. sm_90a.");
+  }
+  static const std::vector<int> archs = supported_archs();
+  const int number = m[1].length() <= 4 ? std::stoi(m[1]) : -1;
+  if (archs.empty() || std::find(archs.begin(), archs.end(), number) != archs.end()) return;
+  std::string list;
+  for (int a : archs) list += (list.empty() ? "sm_" : ", sm_") + std::to_string(a);
+  throw Error("arch '" + arch + "' is not one this NVRTC (" + nvrtc_version_string() + ") can compile for; it supports " +
+              list + " (an 'a' or 'f' suffix where the GPU has one, e.g. sm_90a)");
+}
 
 PreparedRequest prepare(const CompileRequest& req, const CompileOptions& opt) {
   check_arch(req.arch);

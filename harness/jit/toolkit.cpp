@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <regex>
 
 #include "common/error.hpp"
 #include "jit/file_io.hpp"
@@ -101,6 +102,20 @@ std::string library_file_identity(const void* address) {
 }
 
 }  // namespace
+
+std::string headers_version(const Toolkit& t) {
+  const fs::path include = t.include_dirs.empty() ? t.home / "include" : t.include_dirs.front();
+  std::string version = "unknown";
+  if (const auto text = try_read_file(include / "cuda.h")) {
+    static const std::regex define(R"(#define\s+CUDA_VERSION\s+([0-9]+))");
+    std::smatch m;
+    if (std::regex_search(*text, m, define)) {
+      const int v = std::stoi(m[1]);
+      version = std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+    }
+  }
+  return version + " (" + include.string() + ")";
+}
 
 Toolkit resolve_toolkit(const fs::path& requested_home) {
   fs::path home = requested_home;

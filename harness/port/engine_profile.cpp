@@ -67,6 +67,17 @@ std::string default_kernel_path(const EngineProfile& p, const std::string& op) {
   return p.layout.kernel_root + "/" + expand_op(p.kernel_file, op);
 }
 
+void check_engine_layout(const EngineProfile& p, const std::filesystem::path& engine, const std::string& option) {
+  std::string missing;
+  for (const auto& [key, rel] : {std::pair{"kernel_root", p.layout.kernel_root}, std::pair{"include_root", p.layout.include_root},
+                                 std::pair{"python_root", p.layout.python_root}})
+    if (!std::filesystem::is_directory(engine / rel)) missing += (missing.empty() ? "" : ", ") + rel + " (" + key + ")";
+  if (missing.empty()) return;
+  throw Error(option + " " + engine.string() + ": not an engine checkout of profile " + p.name + " (" + p.file.string() +
+              "): it has no " + missing + "; pass " + option +
+              " <the engine checkout's top folder>, or the profile of its layout with --engine-profile");
+}
+
 std::string default_wrapper_path(const EngineProfile& p, const std::string& op) {
   return p.layout.python_root + "/" + expand_op(p.wrapper_file, op);
 }

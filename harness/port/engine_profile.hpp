@@ -47,6 +47,11 @@ std::vector<std::string> expand_nvrtc_flags(const EngineProfile& p, const std::s
 // .json file. Throws ako::SpecError naming the file and the field.
 EngineProfile load_engine_profile(const std::filesystem::path& workspace, const std::string& name_or_file);
 
+// An engine checkout of the profile's layout holds its kernel, include and Python roots: a
+// folder without them is not that engine (or needs another --engine-profile). Throws
+// ako::Error naming `option` (--to, --from), the folder, the profile and what is missing.
+void check_engine_layout(const EngineProfile& p, const std::filesystem::path& engine, const std::string& option);
+
 // "{op}" -> op, "{Op}" -> op in CamelCase ("fused_norm" -> "FusedNorm").
 std::string expand_op(const std::string& pattern, const std::string& op);
 

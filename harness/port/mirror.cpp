@@ -35,6 +35,7 @@ std::string mirrored_header(const std::string& path, const std::string& commit, 
 }  // namespace
 
 MirrorResult mirror_kernel(const MirrorOptions& opt) {
+  if (opt.compile_check) jit::check_arch(opt.arch);
   const task::TaskSpec spec = task::load_task(opt.workspace, opt.task);
   const std::string port_engine = spec.port.is_object() ? spec.port.value("engine", "") : "";
   MirrorResult r;
@@ -47,7 +48,8 @@ MirrorResult mirror_kernel(const MirrorOptions& opt) {
                 "/task.json has no port.mirror; pass --path <engine-relative .cuh>, e.g. " +
                 r.profile.layout.kernel_root + "/elementwise/" + spec.name + ".cuh");
 
-  const git::EngineState engine = git::read_engine_state(opt.engine);
+  const git::EngineState engine = git::read_engine_state(opt.engine, "--from");
+  check_engine_layout(r.profile, engine.workdir, "--from");
   if (engine.head_oid.empty())
     throw Error("the engine repository " + engine.workdir.string() + " has no commit yet: commit its kernels first");
   const fs::path src = engine.workdir / rel;

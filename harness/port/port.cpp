@@ -8,6 +8,7 @@
 #include "git/engine_repo.hpp"
 #include "port/engine_profile.hpp"
 #include "port/line_diff.hpp"
+#include "port/mirror.hpp"
 #include "port/port_names.hpp"
 #include "port/pr_artifact.hpp"
 #include "port/provenance.hpp"
@@ -93,15 +94,19 @@ void check_header_drift(const Provenance& prov, const git::EngineState& engine) 
 
 }  // namespace
 
-std::string only_mirrored_task(const fs::path& workspace) {
+std::string task_to_port(const fs::path& workspace, const fs::path& engine) {
   std::vector<std::string> found;
   if (fs::is_directory(workspace / "solution"))
     for (const auto& d : fs::directory_iterator(workspace / "solution"))
       if (fs::exists(d.path() / "provenance.json")) found.push_back(d.path().filename().string());
   std::sort(found.begin(), found.end());
   if (found.size() == 1) return found.front();
-  if (found.empty())
-    throw Error("no task has been mirrored (no solution/<task>/provenance.json): run ako mirror --from <engine> --task <task> first");
+  if (found.empty()) {
+    const std::vector<std::string> tasks = task::list_tasks(workspace);
+    if (tasks.size() == 1) return tasks.front();  // not mirrored yet: port says what to run
+    throw Error("no task has been mirrored (no solution/<task>/provenance.json): run ako mirror --from " +
+                engine.string() + " --task <task> first");
+  }
   std::string list;
   for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
   throw Error("several tasks are mirrored (" + list + "): pass --task");
@@ -109,17 +114,22 @@ std::string only_mirrored_task(const fs::path& workspace) {
 
 PortResult port_solution(const PortOptions& opt) {
   PortResult r;
-  r.task = opt.task.empty() ? only_mirrored_task(opt.workspace) : opt.task;
+  // The engine first, and of the profile's layout: every hint below names it.
+  const git::EngineState engine = git::read_engine_state(opt.engine, "--to");
+  r.task = opt.task.empty() ? task_to_port(opt.workspace, engine.workdir) : opt.task;
   const task::TaskSpec spec = task::load_task(opt.workspace, r.task);
   const fs::path prov_file = provenance_path(opt.workspace, spec.name);
-  std::optional<Provenance> loaded = load_provenance(prov_file);
+  const std::optional<Provenance> loaded = load_provenance(prov_file);
+  const std::string task_engine = spec.port.is_object() ? spec.port.value("engine", "") : "";
+  const EngineProfile profile = load_engine_profile(
+      opt.workspace, profile_name_for(opt.profile, loaded ? loaded->engine_profile : task_engine));
+  r.profile = profile.name;
+  check_engine_layout(profile, engine.workdir, "--to");
   if (!loaded)
     throw Error("no provenance for task " + spec.name + " (" + prov_file.string() +
                 "): ako port writes into the engine only what a mirror record says is safe; run ako mirror --from " +
-                opt.engine.string() + " --task " + spec.name + " first");
+                engine.workdir.string() + " --task " + spec.name + " first");
   Provenance prov = *loaded;
-  const EngineProfile profile = load_engine_profile(opt.workspace, opt.profile.empty() ? prov.engine_profile : opt.profile);
-  r.profile = profile.name;
   const PortNames names = port_names(spec, profile, opt.kernel);
   if (names.kernel_path == prov.mirrored.path)
     throw PortRefusal("mirrored-path", "the port target " + names.kernel_path + " is the engine's own kernel that was mirrored",
@@ -127,7 +137,6 @@ PortResult port_solution(const PortOptions& opt) {
                       "port beside it: --kernel " + profile.layout.kernel_root + "/<area>/" + names.op +
                           ".cuh (the engine's callers use its own host entry points, which ako does not reproduce)");
 
-  const git::EngineState engine = git::read_engine_state(opt.engine);
   if (engine.head_oid.empty()) throw Error("the engine repository " + engine.workdir.string() + " has no commit");
   if (engine.head_branch.empty())
     throw PortRefusal("detached-head", "the engine's HEAD is detached at " + engine.head_oid.substr(0, 12), {},

@@ -62,7 +62,8 @@ struct PortRefusal : std::runtime_error {
 
 PortResult port_solution(const PortOptions& opt);
 
-// The task whose provenance exists, when opt.task is empty (throws ako::Error when none or several).
-std::string only_mirrored_task(const std::filesystem::path& workspace);
+// The task to port when opt.task is empty: the only mirrored one; when none is, the only task
+// of the workspace (port then says how to mirror it from `engine`). Throws ako::Error otherwise.
+std::string task_to_port(const std::filesystem::path& workspace, const std::filesystem::path& engine);
 
 }  // namespace ako::port

@@ -182,6 +182,10 @@ Verdict parse_verdict(const std::string& s);
 // Recompute the summary from the cases (compiled flag is kept).
 void summarize(RunResult& r);
 
+// The run compiled but not one case got a verdict (no GPU, or the worker never ran a case):
+// nothing was measured, which is neither correct nor failed.
+bool nothing_measured(const RunResult& r);
+
 // JSON (throws ako::Error on a wrong schema version or malformed document).
 nlohmann::json to_json(const RunResult& r);
 RunResult run_result_from_json(const nlohmann::json& j);

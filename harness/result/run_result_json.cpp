@@ -1,4 +1,5 @@
 // JSON for the run result (schema documented in harness/result/SCHEMA.md).
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.hpp"
@@ -190,6 +191,11 @@ RunResult run_result_from_json(const json& j) {
   } catch (const json::exception& e) {
     throw Error(std::string("run result: malformed document: ") + e.what());
   }
+}
+
+bool nothing_measured(const RunResult& r) {
+  return r.summary.compiled && std::all_of(r.cases.begin(), r.cases.end(),
+                                           [](const CaseResult& c) { return c.verdict == Verdict::skipped; });
 }
 
 void summarize(RunResult& r) {

@@ -12,13 +12,10 @@ struct Ran {
   std::string out;  // stdout and stderr together
 };
 
-// `ako ARGS` in `cwd`, with a kernel cache of the tests' own (never the user's).
-inline Ran run_ako(const std::string& args, const std::filesystem::path& cwd) {
-  const std::string cmd = "cd '" + cwd.string() + "' && AKO_CACHE_DIR='" +
-                          (std::filesystem::temp_directory_path() / "ako-cli-test-cache").string() + "' '" AKO_BINARY_DIR
-                          "/ako' " + args + " 2>&1";
+// A shell command line (stdout and stderr together).
+inline Ran run_shell(const std::string& cmd) {
   Ran r;
-  FILE* p = popen(cmd.c_str(), "r");
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
   if (!p) return r;
   char buf[4096];
   size_t n;
@@ -26,6 +23,13 @@ inline Ran run_ako(const std::string& args, const std::filesystem::path& cwd) {
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+// `ako ARGS` in `cwd`, with a kernel cache of the tests' own (never the user's).
+inline Ran run_ako(const std::string& args, const std::filesystem::path& cwd) {
+  return run_shell("cd '" + cwd.string() + "' && AKO_CACHE_DIR='" +
+                   (std::filesystem::temp_directory_path() / "ako-cli-test-cache").string() + "' '" AKO_BINARY_DIR
+                   "/ako' " + args);
 }
 
 inline bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }

@@ -81,6 +81,14 @@ gate::TaskOutcome gate_task(const GateCommandOptions& opt, const fs::path& root,
   return o;
 }
 
+// A baseline goes into a folder the user made: a typo in the path never creates folders.
+void require_baseline_folder(const fs::path& baseline) {
+  const fs::path dir = fs::absolute(baseline).parent_path();
+  if (!fs::is_directory(dir))
+    throw Error("--baseline " + baseline.string() + ": the folder " + dir.string() +
+                " does not exist (ako gate --update-baseline creates the file, not its folder; mkdir it first)");
+}
+
 std::string cuda_version() { return fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10); }
 
 // The arch to compile for: the GPU's when there is one (the run needs cubins it can load);
@@ -129,6 +137,7 @@ int gate_command(const GateCommandOptions& opt) {
   const std::vector<std::string> all = task::list_tasks(root);
   const std::vector<std::string> tasks = selected_tasks(opt, all);
 
+  if (opt.update_baseline) require_baseline_folder(opt.baseline);
   std::optional<gate::Baseline> baseline;
   std::error_code ec;
   if (fs::exists(opt.baseline, ec))
@@ -141,6 +150,7 @@ int gate_command(const GateCommandOptions& opt) {
 
   const exec::GpuProbe gpu = exec::probe_gpu();
   const std::string arch = target_arch(opt, base, gpu);
+  jit::check_arch(arch);
   Progress progress(stderr, opt.progress.value_or(is_terminal(stderr)));
   std::vector<gate::TaskOutcome> outcomes;
   for (const auto& t : tasks) outcomes.push_back(gate_task(opt, root, t, arch, progress));

@@ -17,13 +17,16 @@ void add_shared(CLI::App* cmd, IterateOptions& o, bool& progress_off) {
   cmd->add_option("--arch", o.arch, "target arch for NVRTC (default: the GPU's)");
   cmd->add_option("--max-time", o.max_time_s, "timing budget per kernel and case, seconds")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes (default: number of CPUs)");
+  cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   cmd->add_flag("--no-cache", o.no_cache, "compile everything again");
   cmd->add_option("--cache-dir", o.cache_dir, "kernel cache (default: as for run)");
   cmd->add_option("--upstream-url", o.upstream_url, "URL for the upstream remote when it is missing (as for doctor)");
   cmd->add_option("--default-branch", o.default_branch, "the default branch (as for doctor)");
   cmd->add_option("--result-json", o.result_json,
-                  "(testing) use this recorded ako.run/1 result instead of running the task; nothing runs on a GPU");
+                  "record this `ako run --json` result of the task (e.g. made on a GPU machine) instead of running it\n"
+                  "here; refused, as a run here would be, when nothing in it was measured")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--no-progress", progress_off, "never show the progress line");
 }
 

@@ -15,7 +15,7 @@ struct IterateOptions {
   bool ncu = false;                      // profile the hottest case
   bool force = false;                    // start even though the previous Analysis is empty
   bool restore_best = false;             // ako best: bring back the best iteration's source
-  std::filesystem::path result_json;     // (testing) a recorded ako.run/1 result instead of running
+  std::filesystem::path result_json;     // a recorded `ako run --json` result instead of running here
   std::vector<std::string> shapes, dtypes;
   std::string upstream_url, default_branch;  // as for ako doctor
   std::string arch;

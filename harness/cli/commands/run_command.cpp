@@ -79,6 +79,8 @@ Prepared prepare(const RunOptions& opt, bool with_checks) {
   if (!opt.solution.empty()) {
     const fs::path s = fs::absolute(opt.solution);
     if (!fs::exists(s)) throw Error("--solution " + opt.solution.string() + ": no such file");
+    if (!fs::is_regular_file(s))
+      throw Error("--solution " + opt.solution.string() + ": not a file (give the .cuh that defines the kernel)");
     p.spec.solution.file = s;
   }
   p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
@@ -93,6 +95,7 @@ Prepared prepare(const RunOptions& opt, bool with_checks) {
     p.arch = "sm_90a";
     p.arch_source = "default (no GPU; --arch overrides)";
   }
+  jit::check_arch(p.arch);  // once, here: else every program would say it
   p.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
   p.compile.use_cache = !opt.no_cache;
   p.compile.jobs = opt.jobs;

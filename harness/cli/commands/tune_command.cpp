@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "exec/client/gpu_probe.hpp"
+#include "jit/compiler.hpp"
 #include "jit/include_scan.hpp"
 #include "jit/sha256.hpp"
 #include "search/time_budget.hpp"
@@ -136,6 +137,7 @@ int tune_command(const TuneCommandOptions& opt) {
     ctx.driver = gpu.driver_version;
     ctx.nvrtc = jit::nvrtc_version_string();
     ctx.arch = opt.arch.empty() ? exec::arch_for(gpu.major, gpu.minor) : opt.arch;
+    jit::check_arch(ctx.arch);
     ctx.l2 = opt.hot ? "hot" : "cold";
     // Every variant goes through the static checks under the task's solution.allow (as in
     // `ako run`); the allow list is part of the context, so records made under another list

@@ -194,8 +194,10 @@ std::string format_summary_lines(const RunResult& r) {
   std::string out;
   out += fmt::format("COMPILED: {}\n", s.compiled ? "yes" : "no");
   const bool all_correct = s.compiled && s.cases > 0 && s.correct == s.cases && s.incorrect == 0 && s.failed == 0;
-  out += fmt::format("CORRECT: {} ({}/{} cases correct, {} incorrect, {} failed, {} skipped)\n",
-                     all_correct ? "yes" : "no", s.correct, s.cases, s.incorrect, s.failed, s.skipped);
+  // Nothing checked (no GPU) is neither correct nor incorrect.
+  const char* word = all_correct ? "yes" : nothing_measured(r) ? "skipped" : "no";
+  out += fmt::format("CORRECT: {} ({}/{} cases correct, {} incorrect, {} failed, {} skipped)\n", word, s.correct,
+                     s.cases, s.incorrect, s.failed, s.skipped);
   if (s.runtime_us > 0) {
     out += fmt::format("RUNTIME: {:.2f} us (sum of solution medians over the correct timed cases)\n", s.runtime_us);
     out += fmt::format("REF_RUNTIME: {:.2f} us\n", s.ref_runtime_us);

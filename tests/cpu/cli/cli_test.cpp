@@ -4,6 +4,7 @@
 
 #include "cpu/ako_cli_support.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -124,7 +125,7 @@ TEST(Cli, RunWithoutGpuCompilesThenSaysSo) {
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(has(r.out, "no GPU")) << r.out;
   EXPECT_TRUE(has(r.out, "COMPILED: yes")) << r.out;
-  EXPECT_TRUE(has(r.out, "CORRECT: no (0/40 cases correct, 0 incorrect, 0 failed, 40 skipped)")) << r.out;
+  EXPECT_TRUE(has(r.out, "CORRECT: skipped (0/40 cases correct, 0 incorrect, 0 failed, 40 skipped)")) << r.out;
   const auto j = nlohmann::json::parse(ako::read_file(ws / "out.json"));
   ASSERT_EQ(j["cases"].size(), 64u);  // 40 compare + 24 reference checks, each listed as not run
   EXPECT_EQ(j["cases"][0]["verdict"], "skipped");
@@ -133,6 +134,68 @@ TEST(Cli, RunWithoutGpuCompilesThenSaysSo) {
   EXPECT_TRUE(j["summary"]["compiled"].get<bool>());
   EXPECT_TRUE(has(j["error"].get<std::string>(), "no GPU"));
   EXPECT_GT(j["builds"].size(), 0u);
+}
+
+TEST(Cli, ASolutionThatIsNotAFileIsRefused) {
+  const fs::path ws = make_workspace("solution-dir");
+  const Ran r = ako("compile task rmsnorm --solution solution/rmsnorm", ws);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "--solution solution/rmsnorm: not a file")) << r.out;
+  EXPECT_FALSE(has(r.out, "error:")) << "nothing was compiled:\n" << r.out;
+}
+
+// An empty solution, or one without the kernel: the error leads with that, and NVRTC's errors
+// about the template instantiations ako asked for (__nv_name_map) are not shown.
+TEST(Cli, ASolutionWithoutTheKernelSaysSoFirst) {
+  const fs::path ws = make_workspace("no-kernel");
+  std::ofstream(ws / "empty.cuh") << "// nothing yet\n";
+  std::ofstream(ws / "other.cuh") << "#include <cuda_bf16.h>\n__global__ void something_else() {}\n";
+  for (const char* file : {"empty.cuh", "other.cuh"}) {
+    const Ran r = ako(std::string("compile task rmsnorm --arch sm_90a --solution ") + file, ws);
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_TRUE(has(r.out, std::string("kernel `rmsnorm_kernel` is not defined in ") + file)) << r.out;
+    EXPECT_FALSE(has(r.out, "__nv_name_map")) << r.out;
+    EXPECT_LT(std::count(r.out.begin(), r.out.end(), '\n'), 30) << r.out;
+    EXPECT_TRUE(has(r.out, "COMPILED: no")) << r.out;
+  }
+}
+
+TEST(Cli, AnArchNvrtcDoesNotKnowIsNamedOnce) {
+  const Ran r = ako("compile task rmsnorm --arch sm_999");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "arch 'sm_999' is not one this NVRTC")) << r.out;
+  EXPECT_TRUE(has(r.out, "sm_90")) << "the supported archs are listed\n" << r.out;
+  EXPECT_FALSE(has(r.out, "NVRTC_ERROR_INVALID_OPTION")) << r.out;
+  EXPECT_EQ(r.out.find("sm_999"), r.out.rfind("sm_999")) << "said once:\n" << r.out;
+  EXPECT_EQ(ako("compile task rmsnorm --arch sm_9x").status, 2);
+}
+
+TEST(Cli, JobsMustBePositive) {
+  const fs::path ws = make_workspace("jobs");  // a parse error stops each; never the real repository
+  for (const char* cmd : {"compile task rmsnorm", "run task rmsnorm", "tune task rmsnorm", "iterate -m x",
+                          "gate --baseline bench/baseline.json"})
+    for (const char* jobs : {" -j 0", " -j -3", " --jobs=0"}) {
+      const Ran r = ako(std::string(cmd) + jobs, ws);
+      EXPECT_EQ(r.status, 2) << cmd << jobs << "\n" << r.out;
+      EXPECT_TRUE(has(r.out, "--jobs")) << cmd << jobs << "\n" << r.out;
+    }
+}
+
+TEST(Cli, VersionShowsTheCudaHeadersItsHelpPromises) {
+  const Ran help = ako("--help");
+  EXPECT_TRUE(has(help.out, "the CUDA headers in use")) << help.out;
+  const Ran r = ako("version");
+  EXPECT_EQ(r.status, 0) << r.out;
+  for (const char* want : {"ako 0.", "NVRTC 1", "CUDA headers 1", "/include)", "cache "})
+    EXPECT_TRUE(has(r.out, want)) << want << "\n" << r.out;
+}
+
+TEST(Cli, TheUsageLineReadsAsTyped) {
+  for (const char* cmd : {"run", "compile", "tune"}) {
+    const Ran r = ako(std::string(cmd) + " --help");
+    EXPECT_TRUE(has(r.out, std::string("Usage: ako ") + cmd + " [OPTIONS] [task] NAME")) << r.out;
+    EXPECT_FALSE(has(r.out, "(1x)")) << r.out;
+  }
 }
 
 TEST(Cli, OutputHasNoColourWhenNotATerminal) {

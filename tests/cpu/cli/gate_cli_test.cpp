@@ -62,6 +62,28 @@ TEST_F(GateCli, CommittedBaselinePassesWithoutGpuAndSaysWhatItSkipped) {
   EXPECT_GT(j["counts"]["pass"].get<int>(), 10);  // every reference and solution kernel against its budget
 }
 
+// The verdict line agrees with the coverage lines: checks that could not run count as skipped.
+TEST_F(GateCli, WithoutGpuTheVerdictLineCountsTheSkippedChecks) {
+  const fs::path ws = make_workspace("counts");
+  const Ran r = ako("gate --baseline bench/baseline.json --json gate.json", ws);
+  EXPECT_EQ(r.status, 0) << r.out;
+  const auto j = read_json(ws / "gate.json");
+  const int skipped = j["counts"]["skipped"].get<int>();
+  EXPECT_GE(skipped, 2 * 40) << "a correctness and a timing check per compare case";
+  EXPECT_TRUE(has(r.out, ", " + std::to_string(skipped) + " skipped)")) << r.out;
+  EXPECT_FALSE(has(r.out, " 0 skipped)")) << r.out;
+  EXPECT_TRUE(has(r.out, "skipped  correctness 64 x no GPU")) << r.out;
+  EXPECT_TRUE(has(r.out, "skipped  timing      40 x no GPU")) << r.out;
+}
+
+TEST_F(GateCli, UpdateNeverCreatesAMissingFolder) {
+  const fs::path ws = make_workspace("no-folder");
+  const Ran r = ako("gate --update-baseline --baseline typo/bench/baseline.json", ws);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "the folder " + (ws / "typo/bench").string() + " does not exist")) << r.out;
+  EXPECT_FALSE(fs::exists(ws / "typo"));
+}
+
 TEST_F(GateCli, TighterBudgetFailsWithExitOne) {
   const fs::path ws = make_workspace("budget");
   auto b = read_json(ws / "bench/baseline.json");

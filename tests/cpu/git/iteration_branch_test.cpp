@@ -25,6 +25,32 @@ TEST_F(IterationBranchTest, CreatedAtTheStartPointAndCheckedOut) {
   EXPECT_TRUE(on_branch.facts.iteration_commits.empty());
 }
 
+TEST_F(IterationBranchTest, LeavingAfterAFailureGoesBackAndRemovesTheNewBranch) {
+  const HygieneReport r = check_hygiene({.root = work});
+  const IterationBranch b = create_iteration_branch(work, "rmsnorm", r.facts.start_point);
+  write_text(work / "ITERATIONS.md", "the user's uncommitted Analysis\n");
+  EXPECT_TRUE(leave_iteration_branch(work, "main", b));
+  EXPECT_EQ(git(work, "symbolic-ref --short HEAD"), "main\n");
+  EXPECT_EQ(git(work, "branch --list 'opt/*'"), "");
+  EXPECT_EQ(git(work, "status --porcelain"), "?? ITERATIONS.md\n") << "uncommitted work stays as it was";
+}
+
+TEST_F(IterationBranchTest, LeavingKeepsABranchThatWasNotMadeOrHasACommit) {
+  const HygieneReport r = check_hygiene({.root = work});
+  IterationBranch b = create_iteration_branch(work, "rmsnorm", r.facts.start_point);
+  git(work, "switch -q main");
+  const IterationBranch reused = create_iteration_branch(work, "rmsnorm", r.facts.start_point);
+  ASSERT_FALSE(reused.created);
+  EXPECT_TRUE(leave_iteration_branch(work, "main", reused));
+  EXPECT_EQ(git(work, "symbolic-ref --short HEAD"), "main\n");
+  EXPECT_EQ(git(work, "branch --list 'opt/*'"), "  opt/rmsnorm\n") << "it existed before: it stays";
+
+  git(work, "switch -q opt/rmsnorm");
+  commit(work, "solution.cuh", "v1\n", "[iter 0] recorded");
+  EXPECT_FALSE(leave_iteration_branch(work, "main", b)) << "a commit was made: the iteration stands";
+  EXPECT_EQ(git(work, "symbolic-ref --short HEAD"), "opt/rmsnorm\n");
+}
+
 TEST_F(IterationBranchTest, IterationCommitsAreFactsNotProblems) {
   const HygieneReport r = check_hygiene({.root = work});
   create_iteration_branch(work, "rmsnorm", r.facts.start_point);

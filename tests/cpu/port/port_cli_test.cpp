@@ -11,6 +11,7 @@ using ako::testsupport::has;
 using ako::testsupport::run_ako;
 using testing::EngineFixture;
 using testing::slurp;
+namespace fs = std::filesystem;
 
 class PortCli : public EngineFixture {
  protected:
@@ -57,9 +58,56 @@ TEST_F(PortCli, ARefusalExitsOneWithTheFix) {
 }
 
 TEST_F(PortCli, PortWithoutMirrorIsAnErrorSayingWhatToRun) {
-  const auto r = run_ako("port --to '" + engine.string() + "' --task rmsnorm", ws);
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_TRUE(has(r.out, "run ako mirror --from")) << r.out;
+  for (const char* task : {" --task rmsnorm", ""}) {
+    const auto r = run_ako("port --to '" + engine.string() + "'" + task, ws);
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_TRUE(has(r.out, "run ako mirror --from " + engine.string() + " --task rmsnorm first")) << r.out;
+  }
+}
+
+// The engine is named by --to (port) and --from (mirror); --root is ako's workspace. Every
+// hint names the option the user typed and a folder that exists.
+TEST_F(PortCli, AnEngineThatIsNotThereIsNamedByItsOption) {
+  const fs::path nowhere = dir / "no-such-engine";
+  const auto port = run_ako("port --to '" + nowhere.string() + "' --task rmsnorm", ws);
+  EXPECT_EQ(port.status, 2) << port.out;
+  EXPECT_TRUE(has(port.out, "--to " + nowhere.string() + ": no such folder")) << port.out;
+  const auto mirror = run_ako("mirror --from '" + nowhere.string() + "' --task rmsnorm", ws);
+  EXPECT_EQ(mirror.status, 2) << mirror.out;
+  EXPECT_TRUE(has(mirror.out, "--from " + nowhere.string() + ": no such folder")) << mirror.out;
+
+  fs::create_directories(dir / "plain");
+  const auto plain = run_ako("port --to '" + (dir / "plain").string() + "' --task rmsnorm", ws);
+  EXPECT_EQ(plain.status, 2) << plain.out;
+  EXPECT_TRUE(has(plain.out, "not a git repository")) << plain.out;
+  EXPECT_TRUE(has(plain.out, "pass --to <repository>")) << plain.out;
+  for (const auto* r : {&port, &mirror, &plain}) EXPECT_FALSE(has(r->out, "--root")) << r->out;
+  EXPECT_FALSE(fs::exists(nowhere));
+}
+
+// `ako port --to harness` inside ako's own clone: a folder inside a repository is not an engine,
+// and neither is a repository without the profile's layout; nothing is written in either.
+TEST_F(PortCli, AFolderThatIsNotAnEngineRootIsRefused) {
+  ASSERT_EQ(run_ako(mirror_args() + " --no-compile", ws).status, 0);
+  git(ws, "init -q -b main");
+  testing::write_text(ws / "harness/cli/main.cpp", "int main() {}\n");
+  git(ws, "add -A");
+  git(ws, "commit -q -m 'ako itself'");
+  const auto inside = run_ako("port --to harness --task rmsnorm", ws);
+  EXPECT_EQ(inside.status, 2) << inside.out;
+  EXPECT_TRUE(has(inside.out, "--to harness: not the top folder of a git checkout: it lies inside the repository " +
+                                  ws.string())) << inside.out;
+  const auto top = run_ako("port --to . --task rmsnorm", ws);
+  EXPECT_EQ(top.status, 2) << top.out;
+  EXPECT_TRUE(has(top.out, "not an engine checkout of profile sglang")) << top.out;
+  EXPECT_TRUE(has(top.out, "python/sglang/jit_kernel/csrc (kernel_root)")) << top.out;
+  const auto in_engine = run_ako("port --to '" + (engine / "python").string() + "' --task rmsnorm", ws);
+  EXPECT_EQ(in_engine.status, 2) << in_engine.out;
+  EXPECT_TRUE(has(in_engine.out, "not the top folder of a git checkout")) << in_engine.out;
+  for (const auto* r : {&inside, &top, &in_engine}) EXPECT_FALSE(has(r->out, "PORT:")) << r->out;
+  EXPECT_EQ(git(ws, "status --porcelain"), "");
+  EXPECT_EQ(status(), "");
+  EXPECT_FALSE(fs::exists(ws / "solution/rmsnorm/PR.md"));
 }
 
 TEST_F(PortCli, ThePrArtifactTakesTheTableFromAResultFile) {

@@ -222,6 +222,8 @@ TEST_F(Port, OnANonDefaultBranchItStaysThere) {
 }
 
 TEST_F(Port, TheNewerLayoutProfileWritesUnderPythonSglangKernels) {
+  for (const char* root : {"python/sglang/kernels/jit/csrc", "python/sglang/kernels/jit/include", "python/sglang/kernels/ops"})
+    fs::create_directories(engine / root);  // the layout's roots (empty folders: git sees no change)
   PortOptions o = options();
   o.profile = "sglang-kernels";
   o.dry_run = true;

@@ -1,0 +1,93 @@
+// The first hour of a new user, outside the binary: scripts/test.sh says which tests were
+// skipped and why (after ctest's own closing line, which CI reads, and with ctest's exit
+// status), and `ako` can be installed where a shell finds it, as the README says.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "common/atomic_file.hpp"
+#include "cpu/ako_cli_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using ako::testsupport::has;
+using ako::testsupport::Ran;
+using ako::testsupport::run_shell;
+
+// A ctest project of three tests written as GoogleTest writes them: one passes, one skips
+// with GTEST_SKIP's "file:line: Skipped" and its reason, one skips or fails as asked.
+fs::path make_ctest_build(const std::string& name, bool with_failure) {
+  const fs::path dir = fs::temp_directory_path() / ("ako-test-sh-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir / "src");
+  const std::string skip = "SKIP_REGULAR_EXPRESSION \"\\\\[  SKIPPED \\\\]\"";
+  std::ofstream(dir / "src/CMakeLists.txt")
+      << "cmake_minimum_required(VERSION 3.20)\nproject(t NONE)\nenable_testing()\n"
+      << "add_test(NAME Gpu.Runs COMMAND sh -c \"printf '[ RUN      ] Gpu.Runs\\\\ntests/gpu/a.cpp:12: Skipped\\\\n"
+         "no GPU: libcuda.so.1 not found\\\\n\\\\n[  SKIPPED ] Gpu.Runs (0 ms)\\\\n'\")\n"
+      << "set_tests_properties(Gpu.Runs PROPERTIES " << skip << ")\n"
+      << "add_test(NAME Cpu.Passes COMMAND sh -c \"echo '[       OK ] Cpu.Passes'\")\n"
+      << (with_failure ? "add_test(NAME Cpu.Fails COMMAND sh -c \"echo 'expected 1, got 2'; exit 1\")\n"
+                       : "add_test(NAME Cpu.ForGpuLess COMMAND sh -c \"printf 'tests/cpu/b.cpp:40: Skipped\\\\n"
+                         "a GPU is present; this test is for GPU-less machines\\\\n[  SKIPPED ] x\\\\n'\")\n"
+                         "set_tests_properties(Cpu.ForGpuLess PROPERTIES " + skip + ")\n");
+  const Ran configured = run_shell("cmake -S '" + (dir / "src").string() + "' -B '" + (dir / "build").string() + "'");
+  EXPECT_EQ(configured.status, 0) << configured.out;
+  return dir / "build";
+}
+
+Ran test_sh(const fs::path& build) {
+  return run_shell("AKO_BUILD_DIR='" + build.string() + "' '" AKO_SOURCE_DIR "/scripts/test.sh'");
+}
+
+TEST(TestScript, ListsEverySkippedTestWithItsReasonAfterCtestsSummary) {
+  const Ran r = test_sh(make_ctest_build("skips", false));
+  EXPECT_EQ(r.status, 0) << r.out;
+  const size_t closing = r.out.find("100% tests passed, 0 tests failed out of 3");
+  ASSERT_NE(closing, std::string::npos) << "ctest's closing line, as CI reads it:\n" << r.out;
+  const size_t listed = r.out.find("Skipped tests (2), with their reasons:");
+  ASSERT_NE(listed, std::string::npos) << r.out;
+  EXPECT_GT(listed, closing) << r.out;
+  EXPECT_TRUE(has(r.out, "\n  Gpu.Runs: no GPU: libcuda.so.1 not found\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\n  Cpu.ForGpuLess: a GPU is present; this test is for GPU-less machines\n")) << r.out;
+}
+
+TEST(TestScript, AFailedTestStillFailsTheScript) {
+  const Ran r = test_sh(make_ctest_build("failure", true));
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "tests passed, 1 tests failed out of 3")) << r.out;
+  EXPECT_TRUE(has(r.out, "expected 1, got 2")) << "--output-on-failure\n" << r.out;
+  EXPECT_TRUE(has(r.out, "  Gpu.Runs: no GPU: libcuda.so.1 not found")) << r.out;
+}
+
+// `cmake --install build --prefix P` gives P/bin/ako, which finds its worker and NVRTC there.
+TEST(Install, PutsAkoAndItsWorkerInThePrefixAndTheyRun) {
+  const fs::path prefix = fs::temp_directory_path() / "ako-install-test";
+  fs::remove_all(prefix);
+  const Ran install = run_shell("cmake --install '" AKO_BINARY_DIR "' --prefix '" + prefix.string() + "'");
+  ASSERT_EQ(install.status, 0) << install.out;
+  EXPECT_TRUE(fs::exists(prefix / "bin/ako-worker")) << install.out;
+  const Ran version = run_shell("'" + (prefix / "bin/ako").string() + "' version");
+  EXPECT_EQ(version.status, 0) << version.out;
+  EXPECT_TRUE(has(version.out, "NVRTC 1")) << version.out;
+  const Ran compile = run_shell("cd '" AKO_SOURCE_DIR "' && AKO_CACHE_DIR='" + (prefix / "cache").string() + "' '" +
+                                (prefix / "bin/ako").string() + "' compile task rmsnorm --arch sm_90a --shapes text-512");
+  EXPECT_EQ(compile.status, 0) << compile.out;
+  EXPECT_TRUE(has(compile.out, "COMPILED: yes")) << compile.out;
+  fs::remove_all(prefix);
+}
+
+TEST(Install, TheReadmeSaysWhereAkoIsAndHowToPutItOnPath) {
+  const std::string readme = ako::read_file(fs::path(AKO_SOURCE_DIR) / "README.md");
+  for (const char* want : {"`ako` is `build/ako`", "export PATH=\"$PWD/build:$PATH\"",
+                           "cmake --install build --prefix ~/.local"})
+    EXPECT_TRUE(has(readme, want)) << want;
+  const Ran setup = run_shell("grep -c 'cmake --install' '" AKO_SOURCE_DIR "/scripts/setup.sh'");
+  EXPECT_EQ(setup.out, "1\n") << "setup.sh's last lines say it too";
+}
+
+}  // namespace
