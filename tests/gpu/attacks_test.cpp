@@ -129,7 +129,9 @@ TEST(AttackKernels, HotRunKeepsOneInputSet) {
   const Ran r = run_ako("run task rmsnorm --shapes text-512 --dtypes bf16 --no-checks --hot --max-time 0.05 --json " +
                         json.string());
   EXPECT_EQ(r.status, 0) << r.output;
-  for (const auto& c : read_json(json)["cases"]) {
+  const auto j = read_json(json);   // kept: a range-for over a temporary's member dangles
+  ASSERT_EQ(j["cases"].size(), 2u);
+  for (const auto& c : j["cases"]) {
     EXPECT_EQ(c["verdict"], "correct") << c.dump();
     EXPECT_EQ(c["input_sets"], 1) << c.dump();
   }
@@ -143,7 +145,9 @@ TEST(AttackKernels, HangIsStoppedOnTheReferencesScale) {
                         "--no-checks --no-time --case-timeout 60 --json " + json.string());
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_LT(r.wall_s, 40.0) << "the 60 s case timeout fired instead of the per-launch limit\n" << r.output;
-  for (const auto& c : read_json(json)["cases"]) {
+  const auto j = read_json(json);
+  ASSERT_EQ(j["cases"].size(), 2u);
+  for (const auto& c : j["cases"]) {
     EXPECT_EQ(c["verdict"], "failed") << c.dump();
     EXPECT_EQ(c["fault"], "timeout") << c.dump();
     const std::string reason = c["reason"].get<std::string>();
