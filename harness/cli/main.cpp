@@ -37,6 +37,10 @@ std::string task_from_words(const std::vector<std::string>& words) {
 void add_common_build_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--root", o.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   cmd->add_option("--arch", o.arch, "target arch for NVRTC, e.g. sm_90a (default: the GPU's; sm_90a without one)");
+  cmd->add_option("--device", o.device,
+                  "use this device's config, e.g. \"NVIDIA H100 80GB HBM3\" (solution/<task>/configs/device_name=...json;\n"
+                  "\"default\": default.json). Default: the GPU's own, else default.json; a device without a file\n"
+                  "falls back to default.json, and the run says so");
   cmd->add_option("--shapes", o.shapes, "only these shapes (names from the task), comma separated")->delimiter(',');
   cmd->add_option("--dtypes", o.dtypes, "only these dtypes (bf16, fp16, fp32), comma separated")->delimiter(',');
   cmd->add_option("--param", o.params, "override a solution parameter for every case, NAME=VALUE (repeatable)");
