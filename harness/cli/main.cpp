@@ -134,7 +134,8 @@ int main(int argc, char** argv) {
   bool tune_progress_on = false, tune_progress_off = false;
   auto* tune_cmd = app.add_subcommand(
       "tune",
-      "search the solution's tunable parameters per shape class: compile variants in parallel, validate and\n"
+      "search the solution's tunable parameters per shape class of the tuned device's config (the GPU's, or the\n"
+      "replayed records' device): compile variants in parallel, validate and\n"
       "time them on the GPU (or replay a recorded tuning database without one), record every measurement,\n"
       "pick winners (within 1% is a tie: fewer registers, then smaller params) and report coverage.\n"
       "Exit 0 every class has a winner; 1 some class found no correct variant; 2 usage, spec, build or no GPU.");
@@ -152,7 +153,12 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--db", tune.db, "tuning database, JSON lines (default: bench/tuning/<task>.jsonl; with --replay: none)");
   tune_cmd->add_option("--replay", tune.replay, "re-run the search on this recorded database instead of the GPU");
   tune_cmd->add_option("--seed", tune.seed, "seed of the strategy and of the random inputs")->capture_default_str();
-  tune_cmd->add_flag("--write-config", tune.write_config, "write the winners as the solution's config (solution.config)");
+  tune_cmd->add_flag("--write-config", tune.write_config,
+                     "write the winners as the tuned device's config, solution/<task>/configs/device_name=<device>.json\n"
+                     "(never default.json or another device's file)");
+  tune_cmd->add_option("--device", tune.device,
+                       "with --replay: replay the records measured on this device (default: the last record's);\n"
+                       "with a GPU it must name the GPU here");
   tune_cmd->add_option("--root", tune.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   tune_cmd->add_option("--arch", tune.arch, "target arch for NVRTC (default: the GPU's)");
   tune_cmd->add_flag("--hot", tune.hot, "keep L2 warm between timed samples (default: flush it)");
