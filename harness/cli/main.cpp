@@ -98,11 +98,13 @@ int main(int argc, char** argv) {
   ako::cli::GateCommandOptions gate;
   auto* gate_cmd = app.add_subcommand(
       "gate",
-      "CI regression gate: run the tasks and compare with a committed baseline (noise-aware); without a GPU,\n"
-      "compile every kernel for the baseline's arch and check register/spill/shared budgets only.\n"
+      "CI regression gate: run the tasks and compare with the GPU's own entry of a committed baseline (one entry\n"
+      "per device; noise-aware; a GPU with no entry is said and its correctness still gated); without a GPU,\n"
+      "compile every kernel of every entry (its arch, its device's config) and check register/spill/shared budgets.\n"
       "Exit 0 everything that ran passed; 1 a correctness failure, a real slowdown or a budget exceeded;\n"
       "2 usage, spec, baseline or build error.");
-  gate_cmd->add_option("--baseline", gate.baseline, "the baseline file (schema ako.baseline/1), e.g. bench/baseline.json")
+  gate_cmd->add_option("--baseline", gate.baseline,
+                       "the baseline file (schema ako.baseline/2; /1 is read as one entry), e.g. bench/baseline.json")
       ->required();
   gate_cmd->add_option("--tasks", gate.tasks, "only these tasks, comma separated (default: every task)")->delimiter(',');
   gate_cmd->add_option("--shapes", gate.shapes, "only these shapes, comma separated")->delimiter(',');
@@ -113,8 +115,12 @@ int main(int argc, char** argv) {
   gate_cmd->add_option("--summary", gate.summary_out, "write a markdown summary for the CI log to this file");
   gate_cmd->add_option("--json", gate.json_out, "write the report as JSON (schema ako.gate/1) to this file");
   gate_cmd->add_flag("--update-baseline", gate.update_baseline,
-                     "rewrite the baseline from this run, refusing when any check fails (without a GPU: budgets only)");
-  gate_cmd->add_option("--arch", gate.arch, "without a GPU: compile for this arch (default: the baseline's)");
+                     "rewrite this device's entry from this run (other entries kept), refusing when any check fails\n"
+                     "(without a GPU: every checked entry's budgets only)");
+  gate_cmd->add_option("--arch", gate.arch, "without a GPU: compile for this arch (default: each entry's)");
+  gate_cmd->add_option("--device", gate.device,
+                       "without a GPU: check only this device's entry, with its config (an entry that does not exist\n"
+                       "yet is said; --update-baseline creates it with budgets only); with a GPU: must be the GPU's");
   gate_cmd->add_option("--root", gate.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   gate_cmd->add_option("--max-time", gate.max_time_s, "timing budget per kernel and case, seconds")
       ->capture_default_str()->check(CLI::PositiveNumber);
