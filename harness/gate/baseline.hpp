@@ -87,7 +87,7 @@ struct BaselineFile {
 
   // The entry for a device name (spaces and `_` are the same), nullptr when there is none.
   const Baseline* find(const std::string& device) const;
-  // The key of that entry, or `device` itself when there is none.
+  // The key of that entry, or `device` with `_` as spaces when there is none.
   std::string key_of(const std::string& device) const;
   // "NVIDIA H100 80GB HBM3, default" (or "none") for messages.
   std::string entry_names() const;

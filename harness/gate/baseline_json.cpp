@@ -240,7 +240,7 @@ const Baseline* BaselineFile::find(const std::string& device) const {
 std::string BaselineFile::key_of(const std::string& device) const {
   for (const auto& [name, b] : devices)
     if (normalized(name) == normalized(device)) return name;
-  return device;
+  return normalized(device);  // CUDA names have spaces: a new entry is keyed as the GPU will name it
 }
 
 std::string BaselineFile::entry_names() const {

@@ -122,7 +122,7 @@ std::vector<EntryPlan> plan_entries(const GateCommandOptions& opt, const gate::B
     if (!opt.device.empty() && file.key_of(opt.device) != file.key_of(gpu.name))
       throw Error("--device " + opt.device + ": this machine's GPU is " + gpu.name +
                   "; with a GPU the gate compares with that GPU's own entry (--device picks an entry without a GPU)");
-    keys.push_back(file.key_of(gpu.name));
+    keys.push_back(gpu.name);  // timings are keyed by the name the GPU gives (see update_baseline)
     source = task::kDeviceFromGpu;
   } else if (!opt.device.empty()) {
     keys.push_back(file.key_of(opt.device));
@@ -196,6 +196,9 @@ int update_baseline(const GateCommandOptions& opt, const gate::GateReport& repor
     gate::BaselineStamp stamp{std::string("ako ") + AKO_VERSION, utc_now(), plan.arch, cuda_version(),
                               jit::nvrtc_version_string()};
     gate::Baseline fresh = gate::updated_baseline(plan.baseline, plan.outcomes, stamp);
+    // An entry made without a GPU under another spelling of this name gives way to the GPU's.
+    const std::string old_key = file.key_of(plan.key);
+    if (old_key != plan.key) file.devices.erase(old_key);
     file.devices[plan.key] = std::move(fresh);
     written += fmt::format("{}{} ({})", written.empty() ? "" : ", ", plan.key, plan.arch);
   }

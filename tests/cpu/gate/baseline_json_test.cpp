@@ -77,6 +77,7 @@ TEST(BaselineFileJson, EntriesRoundTripKeyedByDevice) {
   EXPECT_FALSE(back.find("NVIDIA_H200")->has_timings());  // `_` and spaces name the same device
   EXPECT_EQ(back.find("NVIDIA H20"), nullptr);
   EXPECT_EQ(back.key_of("NVIDIA_H200"), "NVIDIA H200");
+  EXPECT_EQ(back.key_of("NVIDIA_B200"), "NVIDIA B200");  // a new entry is keyed as the GPU names itself
   EXPECT_EQ(back.entry_names(), "NVIDIA H100 80GB HBM3, NVIDIA H200");
 }
 
