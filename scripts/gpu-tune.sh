@@ -5,7 +5,7 @@
 #   2. evolve and random on the GPU, each with its own database and a budget of 25% per class,
 #   3. evolve and random replayed on the exhaustive database over several seeds (no GPU time),
 # then prints the strategy comparison (evaluations, wall time, loss of each pick against the
-# exhaustive best per class), the best per class against the hand-written config, and the
+# exhaustive best per class), the best per class against the committed config, and the
 # compile/measure overlap. $OUT gets tune-summary.txt, tune-device.txt, tune-config.json
 # (the exhaustive winners as a config) and tune-logs.tar.gz (every log, JSON and database).
 #
@@ -44,12 +44,16 @@ gpu_run() {
     > "$WORK/$name.txt" 2>&1
   echo "rc $? wall $(python3 -c "print(f'{$(now) - $t0:.1f}')") s" > "$WORK/$name.wall"
 }
-# --write-config rewrites solution/rmsnorm/config.json: keep the winners aside and put the
-# hand-written config back, so that the later runs compare against it too.
-cp solution/rmsnorm/config.json "$WORK/config.committed.json"
+# --write-config writes this GPU's file, solution/rmsnorm/configs/device_name=<GPU>.json: keep the
+# winners aside and put the config folder back as committed, so that the later runs compare
+# against the config this GPU uses as committed (its own file, else default.json) too.
+rm -rf "$WORK/configs.committed"
+cp -r solution/rmsnorm/configs "$WORK/configs.committed"
 gpu_run exhaustive exhaustive --time "$EX_TIME" --write-config
-cp solution/rmsnorm/config.json "$WORK/tune-config.json"
-cp "$WORK/config.committed.json" solution/rmsnorm/config.json
+written=$(sed -n 's/^wrote \(.*\) ([0-9]* classes) for .*/\1/p' "$WORK/exhaustive.txt")
+[ -n "$written" ] && cp "$written" "$WORK/tune-config.json"
+rm -rf solution/rmsnorm/configs
+cp -r "$WORK/configs.committed" solution/rmsnorm/configs
 gpu_run evolve-gpu evolve --budget "$BUDGET" --seed 1 --time "$ST_TIME"
 gpu_run random-gpu random --budget "$BUDGET" --seed 1 --time "$ST_TIME"
 
@@ -93,7 +97,7 @@ print(f"exhaustive: {ex['evaluations']} variants ({sum(c['valid'] for c in cls)}
 print(f"overlap: compile {p['compile_s']:.1f} s, measure {p['measure_s']:.1f} s, waited for compiles {p['wait_s']:.1f} s: "
       f"{100*p['hidden_fraction']:.0f}% of the compile time hidden ({p['batches']} batches)")
 print()
-print("best per class (exhaustive) against the hand-written config (solution/rmsnorm/config.json as committed):")
+print("best per class (exhaustive) against the committed config this GPU uses (solution/rmsnorm/configs/: its own file, else default.json):")
 print(f"{'class':<14} {'shapes':<40} {'valid':>5} {'winner':<44} {'best_us':>9} {'hand_us':>9} {'gain':>7} {'vs ref':>7}")
 for c in cls:
     hand = c.get("current_us")

@@ -48,6 +48,10 @@ std::string task_from_words(const std::vector<std::string>& words) {
 void add_common_build_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--root", o.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   cmd->add_option("--arch", o.arch, "target arch for NVRTC, e.g. sm_90a (default: the GPU's; sm_90a without one)");
+  cmd->add_option("--device", o.device,
+                  "use this device's config, e.g. \"NVIDIA H100 80GB HBM3\" (solution/<task>/configs/device_name=...json;\n"
+                  "\"default\": default.json). Default: the GPU's own, else default.json; a device without a file\n"
+                  "falls back to default.json, and the run says so");
   cmd->add_option("--shapes", o.shapes, "only these shapes (names from the task), comma separated")->delimiter(',');
   cmd->add_option("--dtypes", o.dtypes, "only these dtypes (bf16, fp16, fp32), comma separated")->delimiter(',');
   cmd->add_option("--param", o.params, "override a solution parameter for every case, NAME=VALUE (repeatable)");
@@ -120,11 +124,13 @@ int main(int argc, char** argv) {
   ako::cli::GateCommandOptions gate;
   auto* gate_cmd = app.add_subcommand(
       "gate",
-      "CI regression gate: run the tasks and compare with a committed baseline (noise-aware); without a GPU,\n"
-      "compile every kernel for the baseline's arch and check register/spill/shared budgets only.\n"
+      "CI regression gate: run the tasks and compare with the GPU's own entry of a committed baseline (one entry\n"
+      "per device; noise-aware; a GPU with no entry is said and its correctness still gated); without a GPU,\n"
+      "compile every kernel of every entry (its arch, its device's config) and check register/spill/shared budgets.\n"
       "Exit 0 everything that ran passed; 1 a correctness failure, a real slowdown or a budget exceeded;\n"
       "2 usage, spec, baseline or build error.");
-  gate_cmd->add_option("--baseline", gate.baseline, "the baseline file (schema ako.baseline/1), e.g. bench/baseline.json")
+  gate_cmd->add_option("--baseline", gate.baseline,
+                       "the baseline file (schema ako.baseline/2; /1 is read as one entry), e.g. bench/baseline.json")
       ->required();
   gate_cmd->add_option("--tasks", gate.tasks, "only these tasks, comma separated (default: every task)")->delimiter(',');
   gate_cmd->add_option("--shapes", gate.shapes, "only these shapes, comma separated")->delimiter(',');
@@ -135,8 +141,12 @@ int main(int argc, char** argv) {
   gate_cmd->add_option("--summary", gate.summary_out, "write a markdown summary for the CI log to this file");
   gate_cmd->add_option("--json", gate.json_out, "write the report as JSON (schema ako.gate/1) to this file");
   gate_cmd->add_flag("--update-baseline", gate.update_baseline,
-                     "rewrite the baseline from this run, refusing when any check fails (without a GPU: budgets only)");
-  gate_cmd->add_option("--arch", gate.arch, "without a GPU: compile for this arch (default: the baseline's)");
+                     "rewrite this device's entry from this run (other entries kept), refusing when any check fails\n"
+                     "(without a GPU: every checked entry's budgets only)");
+  gate_cmd->add_option("--arch", gate.arch, "without a GPU: compile for this arch (default: each entry's)");
+  gate_cmd->add_option("--device", gate.device,
+                       "without a GPU: check only this device's entry, with its config (an entry that does not exist\n"
+                       "yet is said; --update-baseline creates it with budgets only); with a GPU: must be the GPU's");
   gate_cmd->add_option("--root", gate.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   gate_cmd->add_option("--max-time", gate.max_time_s, "timing budget per kernel and case, seconds")
       ->capture_default_str()->check(CLI::PositiveNumber);
@@ -157,7 +167,8 @@ int main(int argc, char** argv) {
   bool tune_progress_on = false, tune_progress_off = false;
   auto* tune_cmd = app.add_subcommand(
       "tune",
-      "search the solution's tunable parameters per shape class: compile variants in parallel, validate and\n"
+      "search the solution's tunable parameters per shape class of the tuned device's config (the GPU's, or the\n"
+      "replayed records' device): compile variants in parallel, validate and\n"
       "time them on the GPU (or replay a recorded tuning database without one), record every measurement,\n"
       "pick winners (within 1% is a tie: fewer registers, then smaller params) and report coverage.\n"
       "Exit 0 every class has a winner; 1 some class found no correct variant; 2 usage, spec, build or no GPU.");
@@ -175,7 +186,12 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--db", tune.db, "tuning database, JSON lines (default: bench/tuning/<task>.jsonl; with --replay: none)");
   tune_cmd->add_option("--replay", tune.replay, "re-run the search on this recorded database instead of the GPU");
   tune_cmd->add_option("--seed", tune.seed, "seed of the strategy and of the random inputs")->capture_default_str();
-  tune_cmd->add_flag("--write-config", tune.write_config, "write the winners as the solution's config (solution.config)");
+  tune_cmd->add_flag("--write-config", tune.write_config,
+                     "write the winners as the tuned device's config, solution/<task>/configs/device_name=<device>.json\n"
+                     "(never default.json or another device's file)");
+  tune_cmd->add_option("--device", tune.device,
+                       "with --replay: replay the records measured on this device (default: the last record's);\n"
+                       "with a GPU it must name the GPU here");
   tune_cmd->add_option("--root", tune.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   tune_cmd->add_option("--arch", tune.arch, "target arch for NVRTC (default: the GPU's)");
   tune_cmd->add_flag("--hot", tune.hot, "keep L2 warm between timed samples (default: flush it)");

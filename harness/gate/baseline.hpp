@@ -1,8 +1,10 @@
 #pragma once
-// The gate's baseline (schema ako.baseline/1, documented in harness/gate/BASELINE.md): what a
-// committed, trusted run looked like, per task, case and compiled kernel. A baseline made
-// without a GPU holds resource budgets only (device is empty, no case has timings); it is
-// valid and the gate then says that timings were not compared.
+// The gate's baseline (schema ako.baseline/2, documented in harness/gate/BASELINE.md): what a
+// committed, trusted run looked like, one entry per device (timings are only comparable on
+// the device they were measured on, and each device has its own tuned config), each per task,
+// case and compiled kernel. An entry made without a GPU holds resource budgets only (device is
+// empty, no case has timings); it is valid and the gate then says that timings were not
+// compared. An ako.baseline/1 file (one device) is read as a single entry.
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -12,7 +14,9 @@
 
 namespace ako::gate {
 
-inline constexpr const char* kBaselineSchema = "ako.baseline/1";
+inline constexpr const char* kBaselineSchema = "ako.baseline/2";
+inline constexpr const char* kBaselineSchemaV1 = "ako.baseline/1";  // read as one entry
+inline constexpr const char* kResourcesOnlyEntry = "default";       // key of a v1 file without a device
 inline constexpr double kDefaultThresholdPct = 3.0;
 
 // The GPU the timings were measured on; absent in a resources-only baseline.
@@ -60,8 +64,8 @@ struct BaselineTask {
   std::map<std::string, std::map<std::string, BaselineKernel>> kernels;
 };
 
+// One device's entry: what a whole ako.baseline/1 file held.
 struct Baseline {
-  std::string schema = kBaselineSchema;
   std::string written_by;           // "ako 0.1.0"
   std::string updated_at;           // ISO 8601 UTC
   std::string arch;                 // what the budgets were compiled for
@@ -74,13 +78,35 @@ struct Baseline {
   bool has_timings() const { return device.has_value(); }
 };
 
-// JSON. Reading checks the schema (another version is refused with the fix) and every field's
-// type; a malformed document throws ako::Error naming the field.
-nlohmann::json to_json(const Baseline& b);
-Baseline baseline_from_json(const nlohmann::json& j);
+// The whole file: entries by device name (the CUDA name the timings were measured on). An entry
+// without a device (budgets only) may be keyed by any device name whose config it budgets, or
+// "default" (default.json).
+struct BaselineFile {
+  std::map<std::string, Baseline> devices;
+  std::string read_schema = kBaselineSchema;  // what the file said: kBaselineSchemaV1 for an old file
 
-// Files. load_baseline throws ako::Error naming the file; save_baseline writes atomically.
-Baseline load_baseline(const std::filesystem::path& file);
-void save_baseline(const std::filesystem::path& file, const Baseline& b);
+  // The entry for a device name (spaces and `_` are the same), nullptr when there is none.
+  const Baseline* find(const std::string& device) const;
+  // The key of that entry, or `device` with `_` as spaces when there is none.
+  std::string key_of(const std::string& device) const;
+  // "NVIDIA H100 80GB HBM3, default" (or "none") for messages.
+  std::string entry_names() const;
+};
+
+// JSON of one entry (no schema field: the file has it). Reading checks every field's type; a
+// malformed document throws ako::Error naming the field from `where` on ("devices.X.tasks...").
+nlohmann::json to_json(const Baseline& b);
+Baseline baseline_from_json(const nlohmann::json& j, const std::string& where = "");
+
+// The file. Reading checks the schema (v2, or v1 read as one entry keyed by its device name or
+// "default"; anything else is refused with the fix) and that an entry with a device is keyed
+// by that device's name.
+nlohmann::json to_json(const BaselineFile& f);
+BaselineFile baseline_file_from_json(const nlohmann::json& j);
+
+// Files. load_baseline throws ako::Error naming the file; save_baseline writes ako.baseline/2
+// atomically.
+BaselineFile load_baseline(const std::filesystem::path& file);
+void save_baseline(const std::filesystem::path& file, const BaselineFile& f);
 
 }  // namespace ako::gate

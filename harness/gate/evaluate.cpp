@@ -17,10 +17,12 @@ namespace {
 struct Builder {
   GateReport& report;
   std::string task;
+  std::string entry;
 
   Check& check(CheckKind k, std::string subject, CheckStatus s, std::string detail) {
     Check c;
     c.task = task;
+    c.entry = entry;
     c.kind = k;
     c.subject = std::move(subject);
     c.status = s;
@@ -28,7 +30,9 @@ struct Builder {
     report.checks.push_back(std::move(c));
     return report.checks.back();
   }
-  void covered(CheckKind k, bool ran, std::string why) { report.coverage.push_back({task, k, ran, std::move(why)}); }
+  void covered(CheckKind k, bool ran, std::string why) {
+    report.coverage.push_back({task, entry, k, ran, std::move(why)});
+  }
 };
 
 const BaselineTask* task_in(const Baseline* b, const std::string& task) {
@@ -37,9 +41,17 @@ const BaselineTask* task_in(const Baseline* b, const std::string& task) {
   return it == b->tasks.end() ? nullptr : &it->second;
 }
 
-std::string no_baseline_why(const Baseline* b, const std::string& task) {
-  return b ? "the baseline has no entry for task " + task + " (`ako gate --update-baseline` adds it)"
-           : std::string("no baseline yet (`ako gate --update-baseline` writes one)");
+std::string no_baseline_why(const Baseline* b, const std::string& task, const GateOptions& opt) {
+  if (b) return "the baseline has no entry for task " + task + " (`ako gate --update-baseline` adds it)";
+  if (!opt.no_entry_reason.empty()) return opt.no_entry_reason;
+  return "no baseline yet (`ako gate --update-baseline` writes one)";
+}
+
+// ", config solution/rmsnorm/configs/default.json (NVIDIA H200 has no config of its own)".
+std::string config_text(const ConfigUsed& c) {
+  if (c.entry.empty()) return "";  // a result from before per-device configs
+  if (c.file.empty()) return ", no config (first allowed values)";
+  return ", config " + c.file + (c.fallback ? " (" + c.device + " has no config of its own)" : "");
 }
 
 std::string kernel_subject(const std::string& role, const std::string& expr) { return role + " " + expr; }
@@ -180,7 +192,7 @@ void check_resources(Builder& out, const TaskOutcome& o, const BaselineTask& bt,
 }
 
 void evaluate_task(GateReport& report, const TaskOutcome& o, const Baseline* b, const GateOptions& opt) {
-  Builder out{report, o.task};
+  Builder out{report, o.task, opt.entry};
   if (!o.build_errors.empty()) {
     for (const auto& e : o.build_errors) out.check(CheckKind::build, o.task, CheckStatus::fail, e);
     out.covered(CheckKind::build, true, "compilation failed");
@@ -189,15 +201,17 @@ void evaluate_task(GateReport& report, const TaskOutcome& o, const Baseline* b, 
     return;
   }
   out.covered(CheckKind::build, true,
-              fmt::format("{} kernels compiled for {}", o.result.builds.size(),
-                          o.result.builds.empty() ? o.result.device.arch : o.result.builds.front().arch));
+              fmt::format("{} kernels compiled for {}{}", o.result.builds.size(),
+                          o.result.builds.empty() ? o.result.device.arch : o.result.builds.front().arch,
+                          config_text(o.result.config)));
   check_correctness(out, o);
 
   const BaselineTask* bt = task_in(b, o.task);
   if (!bt) {
-    out.check(CheckKind::coverage, o.task, b ? CheckStatus::warn : CheckStatus::skipped, no_baseline_why(b, o.task));
+    out.check(CheckKind::coverage, o.task, b ? CheckStatus::warn : CheckStatus::skipped,
+              no_baseline_why(b, o.task, opt));
     for (CheckKind k : {CheckKind::coverage, CheckKind::timing, CheckKind::resources})
-      out.covered(k, false, no_baseline_why(b, o.task));
+      out.covered(k, false, no_baseline_why(b, o.task, opt));
     return;
   }
   check_case_coverage(out, o, *bt);
@@ -249,6 +263,7 @@ GateReport evaluate_gate(const std::vector<TaskOutcome>& outcomes, const Baselin
     report.mode = why + ": compiled and checked resources only; correctness and timing skipped";
   }
 
+  if (!baseline && !options.no_entry_reason.empty()) report.notes.push_back(options.no_entry_reason);
   if (baseline && !baseline->has_timings())
     report.notes.push_back("the baseline holds resource budgets only (made without a GPU): timings are not "
                            "compared until `ako gate --update-baseline` runs on the target GPU");
@@ -275,7 +290,7 @@ GateReport evaluate_gate(const std::vector<TaskOutcome>& outcomes, const Baselin
       bool ran = false;
       for (const auto& o : outcomes) ran = ran || o.task == name;
       if (ran) continue;
-      Builder out{report, name};
+      Builder out{report, name, options.entry};
       if (options.workspace_tasks.count(name))
         out.check(CheckKind::coverage, name, CheckStatus::skipped, "not selected by --tasks");
       else

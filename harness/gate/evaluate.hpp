@@ -27,10 +27,16 @@ struct GateOptions {
   std::optional<double> threshold_pct;  // --threshold: replaces the baseline's default (a task's own wins)
   std::set<std::string> workspace_tasks;  // every task under tasks/, selected or not
   std::string nvrtc_version;            // this ako's compiler: a different one explains resource changes
+  std::string entry;                    // the baseline entry (device name) the outcomes are compared with
+  // Set when the baseline file has no entry for this device (baseline is then null): said once
+  // as a note and as the reason comparisons were skipped, e.g. "no baseline entry for NVIDIA
+  // H200 (entries: NVIDIA H100 80GB HBM3); timings not compared; correctness gated".
+  std::string no_entry_reason;
 };
 
-// baseline null: there is none yet (first --update-baseline); correctness and builds are
-// still checked, comparisons are skipped and say so.
+// `baseline`: the device's entry of the baseline file. Null: there is none yet (first
+// --update-baseline, or no entry for this device: options.no_entry_reason); correctness and
+// builds are still checked, comparisons are skipped and say so.
 GateReport evaluate_gate(const std::vector<TaskOutcome>& outcomes, const Baseline* baseline,
                          const GateOptions& options);
 

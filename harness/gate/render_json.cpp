@@ -14,10 +14,12 @@ nlohmann::json report_json(const GateReport& r) {
                  {"skipped", r.count(CheckStatus::skipped)}};
   j["coverage"] = nlohmann::json::array();
   for (const auto& c : r.coverage)
-    j["coverage"].push_back({{"task", c.task}, {"check", kind_name(c.kind)}, {"ran", c.ran}, {"why", c.why}});
+    j["coverage"].push_back(
+        {{"task", c.task}, {"entry", c.entry}, {"check", kind_name(c.kind)}, {"ran", c.ran}, {"why", c.why}});
   j["checks"] = nlohmann::json::array();
   for (const auto& c : r.checks) {
     nlohmann::json cj = {{"task", c.task},
+                         {"entry", c.entry},
                          {"check", kind_name(c.kind)},
                          {"subject", c.subject},
                          {"status", c.status == CheckStatus::fail ? "fail" : status_name(c.status)},

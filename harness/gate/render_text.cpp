@@ -1,6 +1,8 @@
-// Terminal table and markdown share one layout: per task the coverage (ran / skipped, why),
-// then the timing comparisons, then every check that did not simply pass. Skipped checks with
-// the same reason are folded into one line so a --shapes filter does not flood the log.
+// Terminal table and markdown share one layout: per task and baseline entry (device) the
+// coverage (ran / skipped, why), then the timing comparisons, then every check that did not
+// simply pass. Skipped checks with the same reason are folded into one line so a --shapes
+// filter does not flood the log.
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -12,15 +14,23 @@ namespace ako::gate {
 
 namespace {
 
-std::vector<std::string> tasks_of(const GateReport& r) {
-  std::vector<std::string> out;
-  auto add = [&](const std::string& t) {
-    for (const auto& x : out)
-      if (x == t) return;
-    out.push_back(t);
+// A section of the report: one task compared with one baseline entry (a device).
+struct Section {
+  std::string task, entry;
+  bool operator==(const Section&) const = default;
+  bool holds(const Check& c) const { return c.task == task && c.entry == entry; }
+  bool holds(const Coverage& c) const { return c.task == task && c.entry == entry; }
+  // "rmsnorm" or "rmsnorm (NVIDIA H100 80GB HBM3)"
+  std::string title() const { return entry.empty() ? task : task + " (" + entry + ")"; }
+};
+
+std::vector<Section> sections_of(const GateReport& r) {
+  std::vector<Section> out;
+  auto add = [&](const Section& s) {
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   };
-  for (const auto& c : r.coverage) add(c.task);
-  for (const auto& c : r.checks) add(c.task);
+  for (const auto& c : r.coverage) add({c.task, c.entry});
+  for (const auto& c : r.checks) add({c.task, c.entry});
   return out;
 }
 
@@ -28,10 +38,10 @@ std::string change_text(const Check& c) { return fmt::format("{:+.1f}%", c.chang
 
 // Skipped checks grouped by (kind, reason): "3 x not selected by --shapes/--dtypes: a, b, c".
 std::map<std::pair<CheckKind, std::string>, std::vector<std::string>> folded_skips(const GateReport& r,
-                                                                                   const std::string& task) {
+                                                                                   const Section& section) {
   std::map<std::pair<CheckKind, std::string>, std::vector<std::string>> g;
   for (const auto& c : r.checks)
-    if (c.task == task && c.status == CheckStatus::skipped) g[{c.kind, c.detail}].push_back(c.subject);
+    if (section.holds(c) && c.status == CheckStatus::skipped) g[{c.kind, c.detail}].push_back(c.subject);
   return g;
 }
 
@@ -57,14 +67,15 @@ std::string verdict_line(const GateReport& r) {
 std::string render_table(const GateReport& r) {
   std::string s = fmt::format("ako gate: baseline {}\nmode: {}\n", r.baseline_file, r.mode);
   for (const auto& n : r.notes) s += "note: " + n + "\n";
-  for (const auto& task : tasks_of(r)) {
-    s += fmt::format("\ntask {}\n", task);
+  for (const auto& section : sections_of(r)) {
+    s += section.entry.empty() ? fmt::format("\ntask {}\n", section.task)
+                               : fmt::format("\ntask {}, baseline entry {}\n", section.task, section.entry);
     for (const auto& c : r.coverage)
-      if (c.task == task)
+      if (section.holds(c))
         s += fmt::format("  {:<12} {:<8} {}\n", kind_name(c.kind), c.ran ? "ran" : "SKIPPED", c.why);
     bool header = false;
     for (const auto& c : r.checks) {
-      if (c.task != task || c.kind != CheckKind::timing || c.status == CheckStatus::skipped) continue;
+      if (!section.holds(c) || c.kind != CheckKind::timing || c.status == CheckStatus::skipped) continue;
       if (!header) {
         s += fmt::format("\n  {:<34} {:>10} {:>10} {:>8} {:>8}  {}\n", "case", "base us", "now us", "change",
                          "noise", "status");
@@ -75,12 +86,12 @@ std::string render_table(const GateReport& r) {
     }
     bool other = false;
     for (const auto& c : r.checks) {
-      if (c.task != task || !listed(c)) continue;
+      if (!section.holds(c) || !listed(c)) continue;
       if (!other) s += "\n";
       other = true;
       s += fmt::format("  {:<8} {:<11} {}: {}\n", status_name(c.status), kind_name(c.kind), c.subject, c.detail);
     }
-    for (const auto& [key, subjects] : folded_skips(r, task))
+    for (const auto& [key, subjects] : folded_skips(r, section))
       s += fmt::format("  {:<8} {:<11} {} x {}: {}\n", "skipped", kind_name(key.first), subjects.size(), key.second,
                        subjects_text(subjects));
   }
@@ -94,7 +105,8 @@ std::string render_markdown(const GateReport& r) {
   for (const auto& n : r.notes) s += "> **Note:** " + n + "\n\n";
   s += "| task | check | ran | why / what |\n| --- | --- | --- | --- |\n";
   for (const auto& c : r.coverage)
-    s += fmt::format("| {} | {} | {} | {} |\n", c.task, kind_name(c.kind), c.ran ? "ran" : "**skipped**", c.why);
+    s += fmt::format("| {} | {} | {} | {} |\n", Section{c.task, c.entry}.title(), kind_name(c.kind),
+                     c.ran ? "ran" : "**skipped**", c.why);
   bool header = false;
   for (const auto& c : r.checks) {
     if (c.kind != CheckKind::timing || c.status == CheckStatus::skipped) continue;
@@ -103,24 +115,24 @@ std::string render_markdown(const GateReport& r) {
            "| --- | --- | ---: | ---: | ---: | ---: | --- |\n";
       header = true;
     }
-    s += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | ±{:.1f}% | {} |\n", c.task, c.subject, c.base_us, c.new_us,
-                     change_text(c), c.noise_pct, status_name(c.status));
+    s += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | ±{:.1f}% | {} |\n", Section{c.task, c.entry}.title(), c.subject,
+                     c.base_us, c.new_us, change_text(c), c.noise_pct, status_name(c.status));
   }
   bool other = false;
   for (const auto& c : r.checks) {
     if (!listed(c)) continue;
     if (!other) s += "\n### Findings\n\n| status | task | check | subject | detail |\n| --- | --- | --- | --- | --- |\n";
     other = true;
-    s += fmt::format("| {} | {} | {} | `{}` | {} |\n", status_name(c.status), c.task, kind_name(c.kind), c.subject,
-                     c.detail);
+    s += fmt::format("| {} | {} | {} | `{}` | {} |\n", status_name(c.status), Section{c.task, c.entry}.title(),
+                     kind_name(c.kind), c.subject, c.detail);
   }
   bool skips = false;
-  for (const auto& task : tasks_of(r))
-    for (const auto& [key, subjects] : folded_skips(r, task)) {
+  for (const auto& section : sections_of(r))
+    for (const auto& [key, subjects] : folded_skips(r, section)) {
       if (!skips) s += "\n### Skipped\n\n| task | check | count | why | which |\n| --- | --- | ---: | --- | --- |\n";
       skips = true;
-      s += fmt::format("| {} | {} | {} | {} | {} |\n", task, kind_name(key.first), subjects.size(), key.second,
-                       subjects_text(subjects));
+      s += fmt::format("| {} | {} | {} | {} | {} |\n", section.title(), kind_name(key.first), subjects.size(),
+                       key.second, subjects_text(subjects));
     }
   s += "\n`" + verdict_line(r).substr(0, verdict_line(r).size() - 1) + "`\n";
   return s;

@@ -15,6 +15,7 @@ const char* kind_name(CheckKind k);
 
 struct Check {
   std::string task;
+  std::string entry;            // the baseline entry (device name) compared against; empty: none given
   CheckKind kind = CheckKind::correctness;
   std::string subject;          // case label, "solution rmsnorm_kernel<...>", or the task for task-wide checks
   CheckStatus status = CheckStatus::pass;
@@ -26,6 +27,7 @@ struct Check {
 // Per task and kind: did this kind of check run, and if not, why.
 struct Coverage {
   std::string task;
+  std::string entry;            // as Check::entry
   CheckKind kind = CheckKind::correctness;
   bool ran = false;
   std::string why;              // ran: what (e.g. "46 cases on NVIDIA H100 80GB HBM3"); skipped: why not

@@ -24,7 +24,6 @@ std::map<std::string, std::map<std::string, BaselineKernel>> kernels_of(const Ru
 
 Baseline updated_baseline(const Baseline* old, const std::vector<TaskOutcome>& outcomes, const BaselineStamp& stamp) {
   Baseline b = old ? *old : Baseline{};
-  b.schema = kBaselineSchema;
   b.written_by = stamp.written_by;
   b.updated_at = stamp.updated_at;
   b.cuda_version = stamp.cuda_version;

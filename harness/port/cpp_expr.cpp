@@ -1,5 +1,6 @@
 #include "port/cpp_expr.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace ako::port {
@@ -31,6 +32,16 @@ std::string expr_helpers_cpp() {
          "constexpr int64_t ako_min(int64_t a, int64_t b) { return a < b ? a : b; }\n"
          "constexpr int64_t ako_max(int64_t a, int64_t b) { return a > b ? a : b; }\n"
          "constexpr int64_t ako_pow2(int64_t a) { return a > 0 && (a & (a - 1)) == 0 ? 1 : 0; }\n";
+}
+
+std::string host_expression(const task::TaskSpec& spec, const std::string& expr) {
+  auto has = [](const std::vector<std::string>& v, const std::string& n) { return std::count(v.begin(), v.end(), n) > 0; };
+  return rename_identifiers(expr, [&](const std::string& id) -> std::string {
+    if (has(spec.dims, id)) return "dim_" + id;
+    if (has(spec.flags, id)) return "flag_" + id;
+    if (id == "ceil_div" || id == "min" || id == "max" || id == "pow2") return "ako_" + id;
+    return id;
+  });
 }
 
 }  // namespace ako::port

@@ -12,6 +12,7 @@
 #include "port/port_names.hpp"
 #include "port/pr_artifact.hpp"
 #include "port/provenance.hpp"
+#include "port/render_dispatch.hpp"
 #include "port/render_kernel.hpp"
 #include "port/render_wrapper.hpp"
 #include "task/spec.hpp"
@@ -161,7 +162,9 @@ PortResult port_solution(const PortOptions& opt) {
   const std::string solution_text = read_file(opt.workspace / spec.solution.file);
   const std::string origin = "Solution " + spec.solution.file.string() + " (sha256 " + sha256_of(solution_text).substr(0, 16) +
                              "), measured against the engine's " + prov.mirrored.path + " @ " + prov.mirrored.commit.substr(0, 12) + ".";
-  const RenderedKernel kernel = render_kernel(spec, solution_text, profile, names, origin);
+  const std::vector<task::DeviceConfig> baked = configs_to_bake(spec, opt.devices);
+  r.baked = baked_config_lines(baked);
+  const RenderedKernel kernel = render_kernel(spec, solution_text, profile, names, origin, baked);
   r.device_section = kernel.device_section;
   r.files.push_back({names.kernel_path, "kernel", read_if_exists(engine.workdir / names.kernel_path), kernel.file_text});
   r.files.push_back({names.wrapper_path, "wrapper", read_if_exists(engine.workdir / names.wrapper_path),
@@ -211,6 +214,7 @@ PortResult port_solution(const PortOptions& opt) {
   in.mirrored_from = prov.mirrored.path + " @ " + prov.mirrored.commit.substr(0, 12);
   for (const auto& f : r.files) in.files.push_back(f.path);
   in.jit_flags = profile.jit_flags;
+  in.baked = baked;
   const PrArtifact pr = render_pr_artifact(spec, in);
   r.pr_file = opt.workspace / "solution" / spec.name / "PR.md";
   write_file_atomically(r.pr_file, pr.markdown);

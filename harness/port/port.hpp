@@ -24,6 +24,7 @@ struct PortOptions {
   std::string branch;               // empty: ako/<task>-<YYYYMMDD> when on the default branch
   std::string date;                 // YYYYMMDD for the branch name; empty: today (UTC)
   std::filesystem::path result_file;// for the PR artifact when there is no trajectory
+  std::vector<std::string> devices; // bake only these devices' configs (and default.json); empty: every one
   bool dry_run = false;
 };
 
@@ -48,6 +49,7 @@ struct PortResult {
   std::filesystem::path pr_file;    // workspace path of the PR artifact (empty in a dry run)
   std::vector<std::string> pr_missing;
   std::string device_section;       // the ported device code on its own (NVRTC-compilable)
+  std::vector<std::string> baked;   // one line per baked config: "NVIDIA H100 80GB HBM3: <file> (...)"
 };
 
 // Refused for a reason the user fixes in the engine or the workspace (exit 1): each names the

@@ -1,9 +1,12 @@
 #include "port/pr_artifact.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"
+#include "port/render_dispatch.hpp"
 
 namespace ako::port {
 
@@ -64,6 +67,30 @@ std::string ncu_table(const json* before, const json* after) {
   return t;
 }
 
+// The baked configs: which devices get which file, then each file's classes.
+std::string tuned_configuration(const std::vector<task::DeviceConfig>& baked) {
+  const bool by_device = std::any_of(baked.begin(), baked.end(), [](const auto& c) { return c.entry != "default"; });
+  std::string md = "## Tuned configuration\n\n";
+  md += by_device ? "One config per device, baked in and chosen at run time by the CUDA device name of the tensors' "
+                    "device (spaces as `_`, as SGLang and vLLM name per-device config files); within a config, the "
+                    "first class whose condition holds wins:\n\n"
+                  : "Baked in as a compile-time dispatch (no device-specific config); the first class whose condition "
+                    "holds wins:\n\n";
+  for (const auto& line : baked_config_lines(baked)) md += "- " + line + "\n";
+  for (const auto& c : baked) {
+    md += fmt::format("\n### {} (`{}`)\n\n| class | when | params |\n| --- | --- | --- |\n",
+                      c.entry == "default" ? std::string("default.json") : c.entry, c.file.string());
+    for (const auto& cls : c.classes) {
+      std::string p;
+      for (const auto& [k, v] : cls.params) p += (p.empty() ? "" : ", ") + k + "=" + std::to_string(v);
+      md += fmt::format("| {} | `{}` | {} |\n", cls.name, cls.when.empty() ? "always" : cls.when, p);
+    }
+    if (c.classes.empty()) md += "| default | always | first allowed values |\n";
+  }
+  if (baked.empty()) md += "- no config file: every shape uses the first allowed values\n";
+  return md + "\n";
+}
+
 }  // namespace
 
 PrArtifact render_pr_artifact(const task::TaskSpec& spec, const PrInputs& in) {
@@ -77,15 +104,8 @@ PrArtifact render_pr_artifact(const task::TaskSpec& spec, const PrInputs& in) {
   for (const auto& f : in.files) md += "- `" + f + "`\n";
   std::string flags;
   for (const auto& f : in.jit_flags) flags += (flags.empty() ? "" : " ") + f;
-  md += "\nThe engine's JIT compiles the kernel with `" + flags + "`.\n\n## Tuned configuration\n\n";
-  md += "From `" + spec.solution.config.string() + "` (" + (spec.config_source.empty() ? "no source recorded" : spec.config_source) +
-        "), baked in as a compile-time dispatch; the first class whose condition holds wins.\n\n| class | when | params |\n| --- | --- | --- |\n";
-  for (const auto& c : spec.config_classes) {
-    std::string p;
-    for (const auto& [k, v] : c.params) p += (p.empty() ? "" : ", ") + k + "=" + std::to_string(v);
-    md += fmt::format("| {} | `{}` | {} |\n", c.name, c.when.empty() ? "always" : c.when, p);
-  }
-  if (spec.config_classes.empty()) md += "| default | always | first allowed values |\n";
+  md += "\nThe engine's JIT compiles the kernel with `" + flags + "`.\n\n";
+  md += tuned_configuration(in.baked);
 
   // Sources: the trajectory's summary, its best iteration's result and ncu files, or --result.
   const fs::path traj = in.workspace / "trajectory" / spec.name;

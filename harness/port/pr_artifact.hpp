@@ -20,6 +20,7 @@ struct PrInputs {
   std::string mirrored_from;             // "path @ commit", or empty
   std::vector<std::string> files;        // engine-relative files written
   std::vector<std::string> jit_flags;
+  std::vector<task::DeviceConfig> baked;  // the config files baked into the kernel file
 };
 
 struct PrArtifact {

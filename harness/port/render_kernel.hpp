@@ -3,8 +3,9 @@
 // namespace of its own, then host glue in the engine's conventions (for SGLang: a
 // `Ako<Op>Kernel<flags..., DType>::run(tvm::ffi::TensorView...)` struct that checks every tensor
 // with TensorMatcher and launches with LaunchKernel), with the tuned configuration baked in as
-// a compile-time dispatch: one template instantiation per shape class of config.json, picked
-// at run time by the class's `when` in the config's order, exactly as `ako run` picks them.
+// a compile-time dispatch: one template instantiation per shape class of each baked config file,
+// picked at run time by the device's name (port/render_dispatch.hpp) and then by the class's
+// `when` in the config's order, exactly as `ako run` picks them.
 #include <string>
 
 #include "port/engine_profile.hpp"
@@ -19,10 +20,12 @@ struct RenderedKernel {
   std::string device_block;    // the namespace block, as it appears in file_text
 };
 
-// `solution_text`: the solution .cuh; `origin`: one line saying where it came from (commit,
-// config source) for the header comment. Throws ako::Error for a spec port cannot express
-// (a kernel specialised on a dim, a buffer extent that is not a dim).
+// `solution_text`: the solution .cuh; `origin`: one line saying where it came from (commit)
+// for the header comment; `baked`: the config files to bake in (configs_to_bake), named in the
+// header too. Throws ako::Error for a spec port cannot express (a kernel specialised on a dim,
+// a buffer extent that is not a dim).
 RenderedKernel render_kernel(const task::TaskSpec& spec, const std::string& solution_text, const EngineProfile& profile,
-                             const PortNames& names, const std::string& origin);
+                             const PortNames& names, const std::string& origin,
+                             const std::vector<task::DeviceConfig>& baked);
 
 }  // namespace ako::port

@@ -151,6 +151,16 @@ struct StaticFinding {
   bool allowed = false;          // the task's solution.allow lists the check: reported, not refused
 };
 
+// Which per-device config file supplied the solution's params (task/device_config.hpp).
+struct ConfigUsed {
+  std::string device;            // the device whose config was asked for; empty with device_source "none"
+  std::string device_source;     // "gpu" (this machine's), "--device", "baseline entry" (ako gate), "none"
+  std::string entry;             // the file used: its device name, "default" (default.json) or "none" (no file)
+  std::string file;              // relative to the workspace root; empty when none
+  bool fallback = false;         // the device has no config of its own (default.json or none instead)
+  std::string message;           // the one line ako prints about it
+};
+
 struct Summary {
   bool compiled = false;
   int cases = 0, correct = 0, incorrect = 0, failed = 0, skipped = 0;
@@ -168,6 +178,7 @@ struct RunResult {
   double wall_s = 0;
   nlohmann::json options = nlohmann::json::object();  // the options the run used
   DeviceInfo device;
+  ConfigUsed config;             // the solution's config file and device entry
   std::vector<KernelBuild> builds;
   std::vector<StaticFinding> static_findings;  // candidate's compiled code; any not allowed refuses it
   std::vector<CaseResult> cases;
@@ -204,6 +215,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, name, arch, uuid, sm
                                                 copy_bandwidth_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelBuild, role, file, name_expression, lowered_name, arch,
                                                 resources, cache_hit, compile_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ConfigUsed, device, device_source, entry, file, fallback, message)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StaticFinding, check, file, kernel, what, why, allowed)
 
 void to_json(nlohmann::json& j, const ErrorStats& v);

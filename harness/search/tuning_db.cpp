@@ -1,5 +1,6 @@
 #include "search/tuning_db.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "task/device_config.hpp"
 
 namespace ako::search {
 
@@ -111,13 +113,26 @@ TuningDb::TuningDb(fs::path file, DbContext context) : file_(std::move(file)), c
   });
 }
 
-std::optional<DbContext> TuningDb::last_context(const fs::path& file, const std::string& task) {
+std::optional<DbContext> TuningDb::last_context(const fs::path& file, const std::string& task,
+                                                const std::string& device) {
   if (!fs::exists(file)) throw Error(fmt::format("{}: no such tuning database", file.string()));
+  const std::string wanted = device.empty() ? std::string() : task::device_config_file_name(device);
   std::optional<DbContext> last;
   for_each_record(file, [&](const DbRecord& r) {
-    if (task.empty() || r.context.task == task) last = r.context;
+    if (!task.empty() && r.context.task != task) return;
+    if (wanted.empty() || task::device_config_file_name(r.context.device) == wanted) last = r.context;
   });
   return last;
+}
+
+std::vector<std::string> TuningDb::recorded_devices(const fs::path& file, const std::string& task) {
+  std::vector<std::string> out;
+  for_each_record(file, [&](const DbRecord& r) {
+    if ((task.empty() || r.context.task == task) &&
+        std::find(out.begin(), out.end(), r.context.device) == out.end())
+      out.push_back(r.context.device);
+  });
+  return out;
 }
 
 const DbRecord* TuningDb::find(const std::string& shape, const Params& params) const {

@@ -76,8 +76,12 @@ class TuningDb {
   // counted, never fatal); `context` selects the usable records.
   TuningDb(std::filesystem::path file, DbContext context);
 
-  // The context of the file's last well-formed record (for --replay), nullopt when none.
-  static std::optional<DbContext> last_context(const std::filesystem::path& file, const std::string& task);
+  // The context of the file's last well-formed record of `task` (for --replay), nullopt when
+  // none; with `device`, the last one measured on that device (spelled with spaces or `_`).
+  static std::optional<DbContext> last_context(const std::filesystem::path& file, const std::string& task,
+                                               const std::string& device = "");
+  // The devices the file's records of `task` were measured on, in order of first appearance.
+  static std::vector<std::string> recorded_devices(const std::filesystem::path& file, const std::string& task);
 
   const DbContext& context() const { return context_; }
   const DbRecord* find(const std::string& shape, const Params& params) const;

@@ -116,7 +116,7 @@ struct ParamChoice {
 ParamChoice choose_params(const TaskSpec& spec, const ExprEnv& env, const ParamOverrides& overrides,
                           const std::string& label, const std::string& shape) {
   ParamChoice choice;
-  const std::string config_file = (spec.root / spec.solution.config).string();
+  const std::string config_file = (spec.root / spec.config_file).string();
   // The first class whose `when` holds; with a tuned config, the nearest tuned class for a
   // shape whose own class was not tuned (task/config.hpp).
   ClassChoice cc;

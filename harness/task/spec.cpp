@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "task/device_config.hpp"
 #include "task/json_field.hpp"
 #include "task/name_expression.hpp"
 #include "task/spec_checks.hpp"
@@ -245,6 +246,20 @@ std::vector<TunableParam> parse_params(const Field& f, std::vector<std::string> 
   return out;
 }
 
+// Configs were one file (config.json) before they became one file per device in a folder.
+// Reading such a file as default.json would hide which device it was tuned on, the very
+// thing the folder makes explicit, so it is an error that says how to convert.
+void refuse_single_config_file(const Field& f, const std::filesystem::path& config, const std::filesystem::path& root) {
+  std::error_code ec;
+  if (config.extension() != ".json" && !std::filesystem::is_regular_file(root / config, ec)) return;
+  const std::filesystem::path folder = config.parent_path() / "configs";
+  f.fail(fmt::format(
+      "expected the folder of per-device configs (e.g. \"{0}\"), got the file \"{1}\". Convert: mkdir -p {0} && "
+      "git mv {1} {0}/default.json (or {0}/device_name=<CUDA device name, spaces as _>.json when it was tuned on "
+      "that GPU), then set solution.config to \"{0}\"",
+      folder.string(), config.string()));
+}
+
 }  // namespace
 
 KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, KernelRole role, const KernelScope& scope) {
@@ -298,7 +313,10 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, KernelRole role, c
       check_expression(c, k.constraints.back(), known, "a boolean expression over " + join_names(known));
     }
   }
-  if (solution && f["config"].present()) k.config = f["config"].non_empty_string();
+  if (solution && f["config"].present()) {
+    k.config = f["config"].non_empty_string();
+    refuse_single_config_file(f["config"], k.config, spec.root);
+  }
   if (solution && f["allow"].present()) {
     f["allow"].require_array();
     for (const Field& a : f["allow"].elements()) {
@@ -348,21 +366,6 @@ std::vector<ShapeSpec> parse_shapes(const Field& f, const TaskSpec& spec, std::s
   return out;
 }
 
-void load_config(TaskSpec& spec) {
-  if (spec.solution.config.empty()) return;
-  std::filesystem::path path = spec.root / spec.solution.config;
-  if (!std::filesystem::exists(path)) return;  // not tuned yet: defaults (tasks/README.md)
-  std::ifstream in(path);
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw SpecError(path.string(), "$", fmt::format("expected a valid JSON document ({})", e.what()));
-  }
-  spec.config_classes = parse_config(doc, path, spec, &spec.config_source);
-  spec.config_present = true;
-}
-
 }  // namespace
 
 exec::Tolerance default_tolerance(DType dtype) {
@@ -410,7 +413,7 @@ TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file
     top["port"].require_object();
     spec.port = top["port"].value();
   }
-  load_config(spec);
+  load_device_configs(spec);
   return spec;
 }
 

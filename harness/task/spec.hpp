@@ -52,7 +52,7 @@ struct KernelSpec {
   std::string shared_bytes = "0";        // integer expression (dynamic shared memory)
   std::vector<TunableParam> params;      // solution only, in name order (JSON objects are unordered)
   std::vector<std::string> constraints;  // boolean expressions over params, dims and flags
-  std::filesystem::path config;          // solution only: tuned config file (see tasks/README.md)
+  std::filesystem::path config;          // solution only: the folder of per-device tuned configs (tasks/README.md)
   std::vector<std::string> allow;        // solution only: static checks the task permits (kStaticChecks)
 };
 
@@ -90,6 +90,15 @@ struct ConfigClass {
   std::vector<ShapeSpec> tuned_on;
 };
 
+// One file of the solution's config folder: a device's tuned config (device_name=<name>.json)
+// or default.json, parsed and checked at load time (task/device_config.hpp selects one).
+struct DeviceConfig {
+  std::string entry;                     // the device name ("NVIDIA H100 80GB HBM3"), or "default"
+  std::filesystem::path file;            // relative to the root, e.g. solution/rmsnorm/configs/default.json
+  std::string source;                    // free text: how the config was produced
+  std::vector<ConfigClass> classes;
+};
+
 struct TaskSpec {
   std::filesystem::path file;            // the task.json this came from
   std::filesystem::path root;            // repository root that relative paths resolve against
@@ -109,9 +118,14 @@ struct TaskSpec {
   std::map<DType, exec::Tolerance> tolerance;  // one entry per dtype in `dtypes` (defaults filled in)
   int trials = 3;
   nlohmann::json port = nlohmann::json::object();  // port target, read by `ako port`
-  // The solution's tuned config, read at load time. config_present is false when the spec
-  // names no config or the file does not exist yet (then every case uses the defaults).
+  // Every file of the solution's config folder, read at load time: device files in name
+  // order, then default.json. Empty when the spec names no folder or it does not exist yet.
+  std::vector<DeviceConfig> configs;
+  // The config in use: default.json after loading; use_device_config (task/device_config.hpp)
+  // installs a device's. config_present is false when there is none (every case then uses the
+  // first allowed values).
   bool config_present = false;
+  std::filesystem::path config_file;     // relative to the root; empty when none
   std::string config_source;             // free text: how the config was produced
   std::vector<ConfigClass> config_classes;
 };

@@ -40,8 +40,12 @@ TEST(GateGpu, BaselineThenSlowSolutionFailsAndRealOnePasses) {
   fs::remove(baseline);
   const Ran made = run_ako("gate --update-baseline --baseline " + baseline.string() + kCases);
   ASSERT_EQ(made.status, 0) << made.output;
-  const auto b = read_json(baseline);
-  ASSERT_FALSE(b["device"].is_null()) << b.dump(2);
+  const auto file = read_json(baseline);
+  ASSERT_EQ(file["schema"], "ako.baseline/2") << file.dump(2);
+  ASSERT_EQ(file["devices"].size(), 1u) << file.dump(2);  // the GPU's own entry, keyed by its name
+  const auto& b = file["devices"].begin().value();
+  ASSERT_FALSE(b["device"].is_null()) << file.dump(2);
+  ASSERT_EQ(b["device"]["name"], file["devices"].begin().key());
   ASSERT_EQ(b["tasks"]["rmsnorm"]["cases"]["hunyuan-720p bf16 weight"]["verdict"], "correct");
   ASSERT_GT(b["tasks"]["rmsnorm"]["cases"]["hunyuan-720p bf16 weight"]["solution"]["median_us"].get<double>(), 0);
 

@@ -21,6 +21,7 @@
 #include "gate/update.hpp"
 #include "jit/compiler.hpp"
 #include "task/cases.hpp"
+#include "task/device_config.hpp"
 #include "task/spec.hpp"
 
 namespace ako::cli {
@@ -48,12 +49,24 @@ std::set<std::string> defined_cases(const fs::path& root, const std::string& tas
   return out;
 }
 
+// Where a run's device (and so its config) comes from: the GPU here, or a baseline entry
+// checked without a GPU.
+struct EntryPlan {
+  std::string key;                      // the baseline entry (device name, or "default")
+  const gate::Baseline* baseline;       // null: the file has no entry for it
+  std::string device_source;            // ConfigUsed::device_source for the runs
+  std::string arch;
+  std::vector<gate::TaskOutcome> outcomes;
+};
+
 gate::TaskOutcome gate_task(const GateCommandOptions& opt, const fs::path& root, const std::string& task,
-                            const std::string& arch, Progress& progress) {
+                            const EntryPlan& plan, Progress& progress) {
   RunOptions ro;
   ro.task = task;
   ro.root = root;
-  ro.arch = arch;
+  ro.arch = plan.arch;
+  ro.device = plan.key;
+  ro.device_source = plan.device_source;
   ro.shapes = opt.shapes;
   ro.dtypes = opt.dtypes;
   ro.max_time_s = opt.max_time_s;
@@ -92,8 +105,8 @@ void require_baseline_folder(const fs::path& baseline) {
 std::string cuda_version() { return fmt::format("{}.{}", CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10); }
 
 // The arch to compile for: the GPU's when there is one (the run needs cubins it can load);
-// otherwise --arch, else the baseline's, else sm_90a.
-std::string target_arch(const GateCommandOptions& opt, const gate::Baseline* baseline, const exec::GpuProbe& gpu) {
+// otherwise --arch, else the entry's, else sm_90a.
+std::string target_arch(const GateCommandOptions& opt, const gate::Baseline* entry, const exec::GpuProbe& gpu) {
   if (gpu.available) {
     const std::string device = exec::arch_for(gpu.major, gpu.minor);
     if (!opt.arch.empty() && opt.arch != device)
@@ -102,31 +115,114 @@ std::string target_arch(const GateCommandOptions& opt, const gate::Baseline* bas
     return device;
   }
   if (!opt.arch.empty()) return opt.arch;
-  if (baseline && !baseline->arch.empty()) return baseline->arch;
+  if (entry && !entry->arch.empty()) return entry->arch;
   return "sm_90a";
 }
 
-int update_baseline(const GateCommandOptions& opt, const gate::GateReport& report, const gate::Baseline* old,
-                    const std::vector<gate::TaskOutcome>& outcomes, const std::string& arch) {
+// With a GPU: its own entry only (timings compare on the device they were measured on).
+// Without: --device's entry, else every entry (each with its arch and its device's config),
+// else (no entries yet) "default", the default.json config.
+std::vector<EntryPlan> plan_entries(const GateCommandOptions& opt, const gate::BaselineFile& file,
+                                    const exec::GpuProbe& gpu) {
+  std::vector<std::string> keys;
+  std::string source = task::kDeviceFromBaseline;
+  if (gpu.available) {
+    if (!opt.device.empty() && file.key_of(opt.device) != file.key_of(gpu.name))
+      throw Error("--device " + opt.device + ": this machine's GPU is " + gpu.name +
+                  "; with a GPU the gate compares with that GPU's own entry (--device picks an entry without a GPU)");
+    keys.push_back(gpu.name);  // timings are keyed by the name the GPU gives (see update_baseline)
+    source = task::kDeviceFromGpu;
+  } else if (!opt.device.empty()) {
+    keys.push_back(file.key_of(opt.device));
+    source = task::kDeviceFromOption;
+  } else {
+    for (const auto& [key, entry] : file.devices) keys.push_back(key);
+    if (keys.empty()) keys.push_back(gate::kResourcesOnlyEntry);
+  }
+  std::vector<EntryPlan> plans;
+  for (const auto& key : keys) {
+    const gate::Baseline* entry = file.find(key);
+    plans.push_back({key, entry, source, target_arch(opt, entry, gpu), {}});
+  }
+  return plans;
+}
+
+// "no baseline entry for NVIDIA H200 (entries: NVIDIA H100 80GB HBM3); timings not compared;
+// correctness gated", or "" when the entry exists (or the file is new: nothing to say).
+std::string no_entry_reason(const gate::BaselineFile& file, const EntryPlan& plan, bool on_gpu) {
+  if (plan.baseline || file.devices.empty()) return "";
+  return fmt::format("no baseline entry for {} (entries: {}); {}", plan.key, file.entry_names(),
+                     on_gpu ? "timings not compared; correctness gated"
+                            : "budgets not compared; its config compiled and statically checked");
+}
+
+// One report over every entry: each entry's checks carry its name; notes say which entry.
+gate::GateReport evaluate_entries(const GateCommandOptions& opt, const gate::BaselineFile& file,
+                                  const std::vector<EntryPlan>& plans, const std::vector<std::string>& all, bool on_gpu) {
+  gate::GateReport report;
+  for (const auto& plan : plans) {
+    gate::GateOptions gopt;
+    gopt.baseline_file = opt.baseline.string();
+    gopt.threshold_pct = opt.threshold_pct;
+    gopt.workspace_tasks = {all.begin(), all.end()};
+    gopt.nvrtc_version = jit::nvrtc_version_string();
+    gopt.entry = plan.key;
+    gopt.no_entry_reason = no_entry_reason(file, plan, on_gpu);
+    gate::GateReport one = gate::evaluate_gate(plan.outcomes, plan.baseline, gopt);
+    report.baseline_file = one.baseline_file;
+    if (report.mode.empty()) report.mode = one.mode;
+    for (auto& n : one.notes) {
+      const std::string note = plans.size() > 1 && n.rfind("no baseline entry", 0) != 0 ? plan.key + ": " + n : n;
+      if (std::find(report.notes.begin(), report.notes.end(), note) == report.notes.end()) report.notes.push_back(note);
+    }
+    for (auto& c : one.coverage) report.coverage.push_back(std::move(c));
+    for (auto& c : one.checks) report.checks.push_back(std::move(c));
+  }
+  if (file.read_schema == gate::kBaselineSchemaV1)
+    report.notes.push_back(fmt::format("{} is {}: read as one entry ({}); --update-baseline rewrites it as {}",
+                                       opt.baseline.string(), gate::kBaselineSchemaV1, file.entry_names(),
+                                       gate::kBaselineSchema));
+  if (!on_gpu) {
+    std::string which;
+    for (const auto& p : plans) which += (which.empty() ? "" : ", ") + p.key + " (" + p.arch + ")";
+    report.mode += "; baseline entries checked: " + which;
+  }
+  return report;
+}
+
+// Writes the entries that ran, keeps every other entry as it was.
+int update_baseline(const GateCommandOptions& opt, const gate::GateReport& report, gate::BaselineFile& file,
+                    const std::vector<EntryPlan>& plans, bool on_gpu) {
   if (!report.passed()) {
     fmt::print("ako gate: refusing to update {}: {} check(s) failed (see above); it is unchanged. "
                "To accept a change on purpose, remove the affected task's entry (or the file) and update again.\n",
                opt.baseline.string(), report.count(gate::CheckStatus::fail));
     return kExitIncorrect;
   }
-  gate::BaselineStamp stamp{std::string("ako ") + AKO_VERSION, utc_now(), arch, cuda_version(),
-                            jit::nvrtc_version_string()};
-  const gate::Baseline fresh = gate::updated_baseline(old, outcomes, stamp);
-  gate::save_baseline(opt.baseline, fresh);
-  const bool on_gpu = !outcomes.empty() && outcomes.front().ran_on_gpu;
+  std::string written;
+  for (const auto& plan : plans) {
+    gate::BaselineStamp stamp{std::string("ako ") + AKO_VERSION, utc_now(), plan.arch, cuda_version(),
+                              jit::nvrtc_version_string()};
+    gate::Baseline fresh = gate::updated_baseline(plan.baseline, plan.outcomes, stamp);
+    // An entry made without a GPU under another spelling of this name gives way to the GPU's.
+    const std::string old_key = file.key_of(plan.key);
+    if (old_key != plan.key) file.devices.erase(old_key);
+    file.devices[plan.key] = std::move(fresh);
+    written += fmt::format("{}{} ({})", written.empty() ? "" : ", ", plan.key, plan.arch);
+  }
+  std::string kept;
+  for (const auto& [key, entry] : file.devices)
+    if (std::none_of(plans.begin(), plans.end(), [&](const EntryPlan& p) { return p.key == key; }))
+      kept += (kept.empty() ? "" : ", ") + key;
+  gate::save_baseline(opt.baseline, file);
   if (on_gpu)
-    fmt::print("ako gate: {} updated: verdicts, timings and resource budgets from {} ({} task(s))\n",
-               opt.baseline.string(), fresh.device->name, outcomes.size());
+    fmt::print("ako gate: {} updated: entry {}: verdicts, timings and resource budgets ({} task(s))", opt.baseline.string(),
+               written, plans.front().outcomes.size());
   else
-    fmt::print("ako gate: {} updated: resource budgets for {} only; without a GPU the timings and verdicts were "
-               "kept as they were ({})\n",
-               opt.baseline.string(), arch,
-               fresh.has_timings() ? "from " + fresh.device->name : std::string("there are none yet"));
+    fmt::print("ako gate: {} updated: resource budgets only, for entry {}; without a GPU the timings and verdicts "
+               "were kept as they were",
+               opt.baseline.string(), written);
+  fmt::print("; other entries kept: {}\n", kept.empty() ? std::string("none") : kept);
   return kExitOk;
 }
 
@@ -138,29 +234,22 @@ int gate_command(const GateCommandOptions& opt) {
   const std::vector<std::string> tasks = selected_tasks(opt, all);
 
   if (opt.update_baseline) require_baseline_folder(opt.baseline);
-  std::optional<gate::Baseline> baseline;
+  gate::BaselineFile file;
   std::error_code ec;
   if (fs::exists(opt.baseline, ec))
-    baseline = gate::load_baseline(opt.baseline);
+    file = gate::load_baseline(opt.baseline);
   else if (!opt.update_baseline)
     throw Error("--baseline " + opt.baseline.string() +
                 ": no such file (create it with `ako gate --update-baseline --baseline " + opt.baseline.string() +
                 "`)");
-  const gate::Baseline* base = baseline ? &*baseline : nullptr;
 
   const exec::GpuProbe gpu = exec::probe_gpu();
-  const std::string arch = target_arch(opt, base, gpu);
-  jit::check_arch(arch);
+  std::vector<EntryPlan> plans = plan_entries(opt, file, gpu);
+  for (const auto& plan : plans) jit::check_arch(plan.arch);
   Progress progress(stderr, opt.progress.value_or(is_terminal(stderr)));
-  std::vector<gate::TaskOutcome> outcomes;
-  for (const auto& t : tasks) outcomes.push_back(gate_task(opt, root, t, arch, progress));
-
-  gate::GateOptions gopt;
-  gopt.baseline_file = opt.baseline.string();
-  gopt.threshold_pct = opt.threshold_pct;
-  gopt.workspace_tasks = {all.begin(), all.end()};
-  gopt.nvrtc_version = jit::nvrtc_version_string();
-  const gate::GateReport report = gate::evaluate_gate(outcomes, base, gopt);
+  for (auto& plan : plans)
+    for (const auto& t : tasks) plan.outcomes.push_back(gate_task(opt, root, t, plan, progress));
+  const gate::GateReport report = evaluate_entries(opt, file, plans, all, gpu.available);
 
   // The verdict line is the table's last; on a terminal it is coloured.
   const Style style = style_for(stdout, opt.color);
@@ -172,7 +261,7 @@ int gate_command(const GateCommandOptions& opt) {
   if (!opt.json_out.empty()) write_file_atomically(opt.json_out, gate::report_json(report).dump(2) + "\n");
 
   if (report.build_failed()) return kExitUsage;
-  if (opt.update_baseline) return update_baseline(opt, report, base, outcomes, arch);
+  if (opt.update_baseline) return update_baseline(opt, report, file, plans, gpu.available);
   return report.passed() ? kExitOk : kExitIncorrect;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // `ako gate`: the CI regression gate. Runs the tasks (on a GPU) or only compiles them (without
-// one), compares with the committed baseline (harness/gate/), prints the report.
+// one), compares with the committed baseline (harness/gate/), prints the report. The baseline
+// holds one entry per device: a GPU is compared with its own entry (none: said, correctness
+// still gated); without a GPU every entry's kernels are built for its arch with its device's
+// config and checked against its budgets.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -19,7 +22,8 @@ struct GateCommandOptions {
   std::filesystem::path summary_out;     // markdown for a CI summary
   std::filesystem::path json_out;        // the report as JSON (schema ako.gate/1)
   bool update_baseline = false;
-  std::string arch;                      // no GPU: compile for this instead of the baseline's arch
+  std::string arch;                      // no GPU: compile for this instead of the entries' archs
+  std::string device;                    // no GPU: check only this baseline entry (and its device's config)
   double max_time_s = 0.25;
   double case_timeout_s = 60;
   int jobs = 0;

@@ -8,6 +8,7 @@
 #include "gate/case_key.hpp"
 #include "profile/ncu_profile.hpp"
 #include "task/cases.hpp"
+#include "task/device_config.hpp"
 #include "task/spec.hpp"
 
 namespace ako::cli {
@@ -21,7 +22,10 @@ namespace {
 std::string kernel_filter(const fs::path& root, const RunResult& r, const CaseResult& c, std::string& note) {
   std::string expression;
   try {
-    const task::TaskSpec spec = task::load_task(root, r.task);
+    task::TaskSpec spec = task::load_task(root, r.task);
+    // The params the run used: the config entry it recorded (older results: default.json).
+    if (!r.config.entry.empty() && r.config.entry != "none")
+      task::use_device_config(spec, r.config.entry, task::kDeviceFromOption);
     task::CaseFilter filter;
     filter.shapes = {c.shape};
     if (const auto d = parse_dtype(c.dtype)) filter.dtypes = {*d};

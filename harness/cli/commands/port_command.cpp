@@ -26,7 +26,8 @@ PortCli::PortCli(CLI::App& app) {
 
   port_cmd_ = app.add_subcommand(
       "port",
-      "write the solution into the engine in its conventions (kernel file with the tuned classes baked in, Python\n"
+      "write the solution into the engine in its conventions (kernel file with every device's tuned config baked in,\n"
+      "chosen at run time by the device's name, default.json for other devices; Python\n"
       "wrapper with a can_use_* guard) on a non-default branch (created as ako/<task>-<date> when on the default),\n"
       "refusing a dirty engine, a mirrored kernel that changed since ako mirror (lines shown) or a file ako did not\n"
       "write; then the PR artifact solution/<task>/PR.md. Exit 0 ported, unchanged or dry run; 1 refused; 2 error.");
@@ -37,6 +38,9 @@ PortCli::PortCli(CLI::App& app) {
   port_cmd_->add_option("--engine-profile", port_.profile, "override the profile recorded by ako mirror");
   port_cmd_->add_option("--kernel", port_.kernel, "engine-relative target .cuh (default: the task's port.kernel or the profile's)");
   port_cmd_->add_option("--branch", port_.branch, "name of the branch to create when HEAD is on the default branch");
+  port_cmd_->add_option("--device", port_.devices,
+                        "bake only this device's config (repeatable; default.json is always baked for other devices);\n"
+                        "default: every configs/device_name=*.json, chosen at run time by the device's name");
   port_cmd_->add_option("--root", port_.root, "workspace root (default: nearest folder with tasks/ upward from here)");
 }
 
@@ -56,6 +60,7 @@ int port_command(const PortCommandOptions& opt) {
   p.branch = opt.branch;
   p.result_file = opt.result;
   p.dry_run = opt.dry_run;
+  p.devices = opt.devices;
   port::PortResult r;
   try {
     r = port::port_solution(p);
@@ -70,6 +75,7 @@ int port_command(const PortCommandOptions& opt) {
              opt.to.string(), r.profile, r.engine_commit.substr(0, 12));
   for (const auto& f : r.files)
     fmt::print("  {:<7} {} ({})\n", f.role, f.path, !f.changes() ? "unchanged" : f.before ? "updated" : "new");
+  for (const auto& b : r.baked) fmt::print("  config  {}\n", b);
   if (r.unchanged) {
     fmt::print("nothing to do: the engine already holds exactly this port\nPORT: unchanged\n");
     return kExitOk;

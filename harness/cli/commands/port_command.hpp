@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +20,7 @@ struct PortCommandOptions {
   std::string branch;             // port branch name when on the default branch
   std::filesystem::path result;   // ako run --json output for the PR artifact
   bool dry_run = false;
+  std::vector<std::string> devices; // --device: bake only these devices' configs (default.json always)
 };
 
 // 0 ported (or nothing to do, or a dry run); 1 refused (dirty engine, drift, a file ako did not

@@ -23,6 +23,7 @@
 #include "exec/client/sanitizer.hpp"
 #include "exec/client/worker_client.hpp"
 #include "task/cases.hpp"
+#include "task/device_config.hpp"
 #include "task/spec.hpp"
 #include "verify/static/static_check.hpp"
 
@@ -69,8 +70,22 @@ struct Prepared {
   std::string arch;
   std::string arch_source;  // "--arch", "device", "default"
   exec::GpuProbe gpu;
+  ConfigUsed config;        // which per-device config file supplies the params
   jit::CompileOptions compile;
 };
+
+// The config of --device, else of the GPU here, else default.json; said in one line.
+ConfigUsed choose_config(task::TaskSpec& spec, const RunOptions& opt, const exec::GpuProbe& gpu) {
+  if (opt.device.empty())
+    return gpu.available ? task::use_device_config(spec, gpu.name, task::kDeviceFromGpu)
+                         : task::use_device_config(spec, "", task::kDeviceFromNone);
+  ConfigUsed used = task::use_device_config(spec, opt.device, opt.device_source);
+  // Another device's config on this GPU is allowed (to compare configs), and said.
+  if (gpu.available && opt.device != task::kDefaultEntry &&
+      task::device_config_file_name(opt.device) != task::device_config_file_name(gpu.name))
+    used.message += "; this GPU is " + gpu.name;
+  return used;
+}
 
 Prepared prepare(const RunOptions& opt, bool with_checks) {
   Prepared p;
@@ -83,8 +98,9 @@ Prepared prepare(const RunOptions& opt, bool with_checks) {
       throw Error("--solution " + opt.solution.string() + ": not a file (give the .cuh that defines the kernel)");
     p.spec.solution.file = s;
   }
-  p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
   p.gpu = exec::probe_gpu();
+  p.config = choose_config(p.spec, opt, p.gpu);
+  p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
   if (!opt.arch.empty()) {
     p.arch = opt.arch;
     p.arch_source = "--arch";
@@ -144,6 +160,7 @@ std::vector<std::string> baseline_notes(const std::vector<CaseResult>& cases) {
 
 nlohmann::json options_json(const RunOptions& opt, const Prepared& p, uint64_t seed, int trials) {
   return nlohmann::json{{"arch", p.arch},         {"arch_source", p.arch_source},
+                        {"device", opt.device},
                         {"hot", opt.hot},         {"seed", seed},
                         {"trials", trials},       {"shapes", opt.shapes},
                         {"dtypes", opt.dtypes},   {"params", opt.params},
@@ -170,6 +187,7 @@ int compile_command(const RunOptions& opt) {
   fmt::print("arch {} ({}), {} programs: {} compiled, {} from cache, {:.2f} s\n", p.arch, p.arch_source,
              built.compiled + built.cache_hits + static_cast<int>(built.errors.size()), built.compiled,
              built.cache_hits, s);
+  fmt::print("config: {}\n", p.config.message);
   print_compile_errors(built);
   fmt::print("COMPILED: {}\n", built.errors.empty() ? "yes" : "no");
   if (!built.errors.empty()) return kExitUsage;
@@ -195,6 +213,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
       out.config_notes.push_back(c.config_note);
   result.task = p.spec.name;
   result.options = options_json(opt, p, out.seed, out.trials);
+  result.config = p.config;
   result.device.arch = p.arch;
   // Every case is in the result from the start, skipped until the worker says otherwise, so
   // a run that stops early still lists what it did not do.
@@ -331,6 +350,7 @@ int run_command(const RunOptions& opt) {
     fmt::print("{}\n", format_static_findings(result.static_findings));
   }
   if (o.stage == RunStage::refused) {
+    fmt::print("config: {}\n", result.config.message);
     fmt::print(stderr, "ako run: the solution was refused by the static checks; nothing ran on the GPU\n");
     fmt::print("{}", format_summary_lines(result));
     write_json(opt.json_out, result);
@@ -340,15 +360,18 @@ int run_command(const RunOptions& opt) {
     progress.clear();
     fmt::print(stderr, "ako run: no GPU: {} (everything compiled for {}; nothing was validated or timed)\n",
                o.no_gpu_reason, o.arch);
+    fmt::print("config: {}\n", result.config.message);
     fmt::print("{}", format_summary_lines(result));
     write_json(opt.json_out, result);
     return run_exit_code(o);
   }
 
   fmt::print("{}", format_device_line(result.device));
-  fmt::print("task {}: {} cases, seed {}, {} trials each, L2 {}\n\n", result.task, result.summary.cases, o.seed,
+  fmt::print("task {}: {} cases, seed {}, {} trials each, L2 {}\n", result.task, result.summary.cases, o.seed,
              o.trials, opt.hot ? "hot" : "flushed before every sample");
+  fmt::print("config: {}\n", result.config.message);
   for (const auto& note : o.baseline_notes) fmt::print("{}\n", note);
+  fmt::print("\n");
   fmt::print("{}\n", format_run_table(result, out_style));
   for (const auto& note : o.config_notes) fmt::print("config: {}\n", note);
   fmt::print("{}", format_reference_checks(result, out_style));

@@ -16,6 +16,10 @@ struct RunOptions {
   std::string task;
   std::filesystem::path root;            // empty: search from the current directory
   std::string arch;                      // empty: the GPU's, else sm_90a
+  // Whose config (solution/<task>/configs/) supplies the params: empty picks the GPU's, or
+  // default.json without one; "default" is default.json. device_source says why (ConfigUsed).
+  std::string device;
+  std::string device_source = "--device";
   std::filesystem::path json_out;
   bool hot = false;
   std::vector<std::string> shapes;       // empty: all
@@ -55,6 +59,7 @@ struct RunOutcome {
   int trials = 0;
   std::vector<std::string> config_notes;    // shapes the tuning never saw: which class serves them (task/config.hpp)
   std::vector<std::string> baseline_notes;  // a baseline not installed or not compiled, once per baseline
+  // result.config says which per-device config file was used (and any fallback).
 };
 
 // The run without any output on stdout (progress goes to `progress`): `ako run` prints it,

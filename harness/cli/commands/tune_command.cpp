@@ -23,6 +23,7 @@
 #include "search/time_budget.hpp"
 #include "search/tuner.hpp"
 #include "task/cases.hpp"
+#include "task/device_config.hpp"
 #include "task/json_field.hpp"
 #include "task/spec.hpp"
 
@@ -69,13 +70,42 @@ std::string progress_line(const search::Progress& p, const GpuEvaluator* gpu) {
   return line;
 }
 
+// The records to replay: the file's last context of the task, or of --device's records.
+search::DbContext replay_context(const TuneCommandOptions& opt, const std::string& task) {
+  const auto last = search::TuningDb::last_context(opt.replay, task, opt.device);
+  if (last) return *last;
+  if (opt.device.empty()) throw Error(fmt::format("{}: no tuning records of task {}", opt.replay.string(), task));
+  const auto devices = search::TuningDb::recorded_devices(opt.replay, task);
+  throw Error(fmt::format("--device {}: {} has no records of task {} measured on it (devices there: {})", opt.device,
+                          opt.replay.string(), task, devices.empty() ? std::string("none") : task::join_names(devices)));
+}
+
+// solution/<task>/configs/device_name=<device>.json: the only file `--write-config` writes
+// (never default.json, never another device's). Empty when the task names no config folder.
+fs::path device_config_path(const task::TaskSpec& spec, const std::string& device) {
+  if (spec.solution.config.empty() || device.empty()) return {};
+  return spec.solution.config / task::device_config_file_name(device);
+}
+
+void write_device_config(const task::TaskSpec& spec, const fs::path& relative, const std::string& device,
+                         const nlohmann::json& doc) {
+  if (spec.solution.config.empty()) throw Error("--write-config: task " + spec.name + " names no solution.config");
+  if (relative.empty()) throw Error("--write-config: the measurements name no device, so there is no device file to write");
+  const fs::path file = spec.root / relative;
+  fs::create_directories(file.parent_path());
+  const bool existed = fs::exists(file);
+  write_file_atomically(file, doc.dump(2) + "\n");
+  fmt::print("wrote {} ({} classes) for {}{}; default.json and other devices' files unchanged\n", file.string(),
+             doc["classes"].size(), device, existed ? ", replacing its previous config" : "");
+}
+
 }  // namespace
 
 int tune_command(const TuneCommandOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   Progress progress(stderr, opt.progress.value_or(is_terminal(stderr)));
   const fs::path root = find_workspace(opt.root);
-  const task::TaskSpec spec = task::load_task(root, opt.task);
+  task::TaskSpec spec = task::load_task(root, opt.task);
   const auto shapes = select_shapes(spec, opt.shapes);
   const search::ClassMode mode = opt.classes == "shape" ? search::ClassMode::shape : search::ClassMode::config;
 
@@ -111,9 +141,7 @@ int tune_command(const TuneCommandOptions& opt) {
   GpuEvaluator* gpu_eval = nullptr;
   fs::path db_file = opt.db;
   if (!opt.replay.empty()) {
-    auto last = search::TuningDb::last_context(opt.replay, spec.name);
-    if (!last) throw Error(fmt::format("{}: no tuning records of task {}", opt.replay.string(), spec.name));
-    ctx = *last;
+    ctx = replay_context(opt, spec.name);
     auto r = std::make_unique<search::ReplayEvaluator>(opt.replay, ctx);
     replay = r.get();
     evaluator = std::move(r);
@@ -131,6 +159,10 @@ int tune_command(const TuneCommandOptions& opt) {
                  gpu.reason);
       return kExitUsage;
     }
+    if (!opt.device.empty() && task::device_config_file_name(opt.device) != task::device_config_file_name(gpu.name))
+      throw Error("--device " + opt.device + ": this machine's GPU is " + gpu.name +
+                  "; ako tune measures on the GPU here and writes its config (--device picks a recorded device "
+                  "with --replay)");
     ctx.task = spec.name;
     ctx.source_hash = source_hash((spec.root / spec.solution.file).lexically_normal());
     ctx.device = gpu.name;
@@ -179,6 +211,13 @@ int tune_command(const TuneCommandOptions& opt) {
                               ctx.driver, ctx.arch, utc_now());
   }
 
+  // The search starts from the tuned device's config (its classes, its params), as `ako run`
+  // on that device would use it.
+  const ConfigUsed config =
+      task::use_device_config(spec, ctx.device, replay ? task::kDeviceFromReplay : task::kDeviceFromGpu);
+  fmt::print("config: {}\n", config.message);
+  const fs::path config_out = device_config_path(spec, ctx.device);
+
   search::TuningDb db(db_file, ctx);
   if (!db_file.empty())
     fmt::print("database {}: {} usable records{}{}\n", db_file.string(), db.size(),
@@ -207,7 +246,7 @@ int tune_command(const TuneCommandOptions& opt) {
   print_outcome(o, db);
   const nlohmann::json doc = search::config_document(o, source_text);
   std::vector<task::ConfigClass> written;
-  if (!spec.solution.config.empty()) written = task::parse_config(doc, spec.root / spec.solution.config, spec);
+  if (!config_out.empty()) written = task::parse_config(doc, spec.root / config_out, spec);
   const std::vector<UnseenShape> unseen = unseen_shapes(spec, written, shapes);
   print_unseen(unseen);
 
@@ -240,12 +279,7 @@ int tune_command(const TuneCommandOptions& opt) {
                      !opt.replay.empty()};
     write_file_atomically(opt.json, summary_json(info, o, db, unseen).dump(2) + "\n");
   }
-  if (opt.write_config) {
-    if (spec.solution.config.empty()) throw Error("--write-config: task " + spec.name + " names no solution.config");
-    const fs::path file = spec.root / spec.solution.config;
-    write_file_atomically(file, doc.dump(2) + "\n");
-    fmt::print("wrote {} ({} classes)\n", file.string(), doc["classes"].size());
-  }
+  if (opt.write_config) write_device_config(spec, config_out, ctx.device, doc);
   return tuned == with_shapes ? kExitOk : kExitIncorrect;
 }
 

@@ -25,8 +25,10 @@ struct TuneCommandOptions {
   std::string classes = "config";        // config or shape
   std::filesystem::path db;              // default: <root>/bench/tuning/<task>.jsonl
   std::filesystem::path replay;          // replay a recorded database (no GPU)
+  std::string device;                    // with --replay: the recorded device whose records to replay
+                                         // (default: the last record's); with a GPU it must be the GPU's
   uint64_t seed = 1;
-  bool write_config = false;
+  bool write_config = false;             // writes the tuned device's configs/device_name=<device>.json
   std::string arch;
   bool hot = false;
   int trials = 0;                        // validation input sets per case; 0: 1 (ako run re-validates

@@ -1,6 +1,7 @@
-// `ako gate` as CI meets it on a machine without a GPU: it compiles every kernel for the
-// baseline's arch, checks the resource budgets, says plainly what it skipped, writes the
-// markdown summary and JSON, and exits 0 / 1 / 2 as documented.
+// `ako gate` as CI meets it on a machine without a GPU: it compiles every kernel of every
+// baseline entry (device) for the entry's arch with that device's config, checks the resource
+// budgets, says plainly what it skipped, writes the markdown summary and JSON, and exits
+// 0 / 1 / 2 as documented.
 #include <gtest/gtest.h>
 
 #include "cpu/ako_cli_support.hpp"
@@ -37,6 +38,8 @@ fs::path make_workspace(const std::string& name) {
 
 nlohmann::json read_json(const fs::path& f) { return nlohmann::json::parse(ako::read_file(f)); }
 
+const std::string kH100 = "NVIDIA H100 80GB HBM3";
+
 class GateCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -48,6 +51,10 @@ TEST_F(GateCli, CommittedBaselinePassesWithoutGpuAndSaysWhatItSkipped) {
   const fs::path ws = make_workspace("pass");
   const Ran r = ako("gate --baseline bench/baseline.json --summary summary.md --json gate.json", ws);
   EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "baseline entries checked: NVIDIA H100 80GB HBM3 (sm_90a)")) << r.out;
+  EXPECT_TRUE(has(r.out, "task rmsnorm, baseline entry NVIDIA H100 80GB HBM3")) << r.out;
+  // The entry's own device config is the one compiled and budgeted.
+  EXPECT_TRUE(has(r.out, "config solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json")) << r.out;
   EXPECT_TRUE(has(r.out, "correctness  SKIPPED  no GPU")) << r.out;
   EXPECT_TRUE(has(r.out, "timing       SKIPPED  no GPU")) << r.out;
   EXPECT_TRUE(has(r.out, "resources    ran")) << r.out;
@@ -55,11 +62,12 @@ TEST_F(GateCli, CommittedBaselinePassesWithoutGpuAndSaysWhatItSkipped) {
 
   const std::string md = ako::read_file(ws / "summary.md");
   EXPECT_TRUE(has(md, "## ako gate: PASS")) << md;
-  EXPECT_TRUE(has(md, "| rmsnorm | correctness | **skipped** | no GPU")) << md;
+  EXPECT_TRUE(has(md, "| rmsnorm (NVIDIA H100 80GB HBM3) | correctness | **skipped** | no GPU")) << md;
   const auto j = read_json(ws / "gate.json");
   EXPECT_EQ(j["schema"], "ako.gate/1");
   EXPECT_TRUE(j["passed"].get<bool>());
   EXPECT_GT(j["counts"]["pass"].get<int>(), 10);  // every reference and solution kernel against its budget
+  EXPECT_EQ(j["coverage"][0]["entry"], kH100);
 }
 
 // The verdict line agrees with the coverage lines: checks that could not run count as skipped.
@@ -87,7 +95,7 @@ TEST_F(GateCli, UpdateNeverCreatesAMissingFolder) {
 TEST_F(GateCli, TighterBudgetFailsWithExitOne) {
   const fs::path ws = make_workspace("budget");
   auto b = read_json(ws / "bench/baseline.json");
-  auto& sol = b["tasks"]["rmsnorm"]["kernels"]["solution"];
+  auto& sol = b["devices"][kH100]["tasks"]["rmsnorm"]["kernels"]["solution"];
   const std::string first = sol.begin().key();
   const int regs = sol[first]["budget"]["registers"];
   sol[first]["budget"]["registers"] = regs - 8;  // as if the kernel had grown 8 registers since
@@ -102,7 +110,7 @@ TEST_F(GateCli, TighterBudgetFailsWithExitOne) {
 TEST_F(GateCli, UpdateWithoutGpuRefreshesBudgetsOnlyAndRefusesOnFailure) {
   const fs::path ws = make_workspace("update");
   auto b = read_json(ws / "bench/baseline.json");
-  auto& sol = b["tasks"]["rmsnorm"]["kernels"]["solution"];
+  auto& sol = b["devices"][kH100]["tasks"]["rmsnorm"]["kernels"]["solution"];
   const std::string first = sol.begin().key();
   sol[first]["budget"]["registers"] = 1;
   ako::write_file_atomically(ws / "bench/baseline.json", b.dump(2));
@@ -115,12 +123,80 @@ TEST_F(GateCli, UpdateWithoutGpuRefreshesBudgetsOnlyAndRefusesOnFailure) {
   fs::remove(ws / "bench/baseline.json");
   const Ran made = ako("gate --baseline bench/baseline.json --update-baseline", ws);
   EXPECT_EQ(made.status, 0) << made.out;
-  EXPECT_TRUE(has(made.out, "resource budgets for sm_90a only")) << made.out;
+  EXPECT_TRUE(has(made.out, "resource budgets only, for entry default (sm_90a)")) << made.out;
   const auto fresh = read_json(ws / "bench/baseline.json");
-  EXPECT_EQ(fresh["schema"], "ako.baseline/1");
-  EXPECT_TRUE(fresh["device"].is_null());
-  EXPECT_GT(fresh["tasks"]["rmsnorm"]["kernels"]["solution"].size(), 0u);
+  EXPECT_EQ(fresh["schema"], "ako.baseline/2");
+  ASSERT_TRUE(fresh["devices"].contains("default")) << fresh.dump(2);  // the default.json config's budgets
+  EXPECT_TRUE(fresh["devices"]["default"]["device"].is_null());
+  EXPECT_GT(fresh["devices"]["default"]["tasks"]["rmsnorm"]["kernels"]["solution"].size(), 0u);
   EXPECT_EQ(ako("gate --baseline bench/baseline.json", ws).status, 0);
+}
+
+// A device with no entry: said plainly, its own config (here default.json: the H200 has no
+// file) still compiled and statically checked, and nothing fails for the missing entry.
+TEST_F(GateCli, ADeviceWithNoEntryIsSaidPlainlyAndPasses) {
+  const fs::path ws = make_workspace("no-entry");
+  const Ran r = ako("gate --baseline bench/baseline.json --device \"NVIDIA H200\" --json gate.json", ws);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "note: no baseline entry for NVIDIA H200 (entries: NVIDIA H100 80GB HBM3); budgets not "
+                         "compared; its config compiled and statically checked"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "config solution/rmsnorm/configs/default.json (NVIDIA H200 has no config of its own)")) << r.out;
+  EXPECT_TRUE(has(r.out, "resources    SKIPPED  no baseline entry for NVIDIA H200")) << r.out;
+  EXPECT_TRUE(has(r.out, "GATE: PASS")) << r.out;
+  EXPECT_EQ(read_json(ws / "gate.json")["coverage"][0]["entry"], "NVIDIA H200");
+}
+
+// --update-baseline writes only the device's entry: the H100's stays exactly as it was.
+TEST_F(GateCli, UpdateAddsTheDevicesEntryAndKeepsTheOthers) {
+  const fs::path ws = make_workspace("add-entry");
+  const auto before = read_json(ws / "bench/baseline.json");
+  // Spelled as the file name would be: the entry is still keyed as the GPU names itself.
+  const Ran made = ako("gate --baseline bench/baseline.json --update-baseline --device NVIDIA_H200", ws);
+  ASSERT_EQ(made.status, 0) << made.out;
+  EXPECT_TRUE(has(made.out, "resource budgets only, for entry NVIDIA H200 (sm_90a)")) << made.out;
+  EXPECT_TRUE(has(made.out, "other entries kept: NVIDIA H100 80GB HBM3")) << made.out;
+  const auto after = read_json(ws / "bench/baseline.json");
+  EXPECT_EQ(after["devices"][kH100], before["devices"][kH100]);
+  ASSERT_TRUE(after["devices"].contains("NVIDIA H200"));
+  EXPECT_TRUE(after["devices"]["NVIDIA H200"]["device"].is_null());
+
+  // Both entries are checked now, each with its own device's config, and the gate passes.
+  const Ran both = ako("gate --baseline bench/baseline.json", ws);
+  EXPECT_EQ(both.status, 0) << both.out;
+  EXPECT_TRUE(has(both.out, "baseline entries checked: NVIDIA H100 80GB HBM3 (sm_90a), NVIDIA H200 (sm_90a)"))
+      << both.out;
+  EXPECT_TRUE(has(both.out, "task rmsnorm, baseline entry NVIDIA H200")) << both.out;
+  EXPECT_TRUE(has(both.out, "config solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json")) << both.out;
+  EXPECT_TRUE(has(both.out, "config solution/rmsnorm/configs/default.json (NVIDIA H200 has no config of its own)"))
+      << both.out;
+
+  // A budget broken in the H200's entry fails the gate; the H100's is untouched by it.
+  auto b = after;
+  auto& sol = b["devices"]["NVIDIA H200"]["tasks"]["rmsnorm"]["kernels"]["solution"];
+  sol[sol.begin().key()]["budget"]["registers"] = 1;
+  ako::write_file_atomically(ws / "bench/baseline.json", b.dump(2));
+  const Ran broken = ako("gate --baseline bench/baseline.json", ws);
+  EXPECT_EQ(broken.status, 1) << broken.out;
+  EXPECT_TRUE(has(broken.out, "rmsnorm (NVIDIA H200)") || has(broken.out, "baseline entry NVIDIA H200")) << broken.out;
+}
+
+// An ako.baseline/1 file (what was committed before per-device entries) is read as one entry.
+TEST_F(GateCli, AVersion1BaselineIsReadAsOneEntry) {
+  const fs::path ws = make_workspace("v1");
+  auto v2 = read_json(ws / "bench/baseline.json");
+  auto v1 = v2["devices"][kH100];
+  v1["schema"] = "ako.baseline/1";
+  ako::write_file_atomically(ws / "bench/baseline.json", v1.dump(2));
+  const Ran r = ako("gate --baseline bench/baseline.json", ws);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "is ako.baseline/1: read as one entry (NVIDIA H100 80GB HBM3)")) << r.out;
+  EXPECT_TRUE(has(r.out, "GATE: PASS")) << r.out;
+  const Ran up = ako("gate --baseline bench/baseline.json --update-baseline", ws);
+  ASSERT_EQ(up.status, 0) << up.out;
+  const auto now = read_json(ws / "bench/baseline.json");
+  EXPECT_EQ(now["schema"], "ako.baseline/2");
+  EXPECT_EQ(now["devices"][kH100]["tasks"]["rmsnorm"]["cases"], v2["devices"][kH100]["tasks"]["rmsnorm"]["cases"]);
 }
 
 TEST_F(GateCli, UsageAndBaselineErrorsExitTwo) {
@@ -132,10 +208,10 @@ TEST_F(GateCli, UsageAndBaselineErrorsExitTwo) {
   const Ran task = ako("gate --baseline bench/baseline.json --tasks nosuch", ws);
   EXPECT_EQ(task.status, 2);
   EXPECT_TRUE(has(task.out, "rmsnorm")) << task.out;
-  ako::write_file_atomically(ws / "v2.json", R"({"schema": "ako.baseline/2", "tasks": {}})");
-  const Ran schema = ako("gate --baseline v2.json", ws);
+  ako::write_file_atomically(ws / "v3.json", R"({"schema": "ako.baseline/3", "devices": {}})");
+  const Ran schema = ako("gate --baseline v3.json", ws);
   EXPECT_EQ(schema.status, 2);
-  EXPECT_TRUE(has(schema.out, "ako.baseline/1")) << schema.out;
+  EXPECT_TRUE(has(schema.out, "ako.baseline/2")) << schema.out;
   EXPECT_EQ(ako("gate --baseline bench/baseline.json --threshold -1", ws).status, 2);
 }
 
@@ -151,7 +227,7 @@ TEST_F(GateCli, CompileErrorExitsTwoAndStillWritesTheReport) {
 TEST_F(GateCli, MissingTaskInWorkspaceFails) {
   const fs::path ws = make_workspace("missing-task");
   auto b = read_json(ws / "bench/baseline.json");
-  b["tasks"]["layernorm"] = b["tasks"]["rmsnorm"];
+  b["devices"][kH100]["tasks"]["layernorm"] = b["devices"][kH100]["tasks"]["rmsnorm"];
   ako::write_file_atomically(ws / "bench/baseline.json", b.dump(2));
   const Ran r = ako("gate --baseline bench/baseline.json", ws);
   EXPECT_EQ(r.status, 1) << r.out;

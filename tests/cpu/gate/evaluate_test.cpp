@@ -246,5 +246,63 @@ TEST(Gate, NoBaselineChecksCorrectnessOnly) {
   EXPECT_FALSE(coverage(r, CheckKind::timing).ran);
 }
 
+// An H200 run against a file whose only entry is the H100's: the CLI passes no entry and says
+// why; correctness is gated, timings and budgets are not compared, and the gate passes.
+TaskOutcome h200_outcome() {
+  TaskOutcome o = gpu_outcome();
+  o.result.device.name = "NVIDIA H200";
+  return o;
+}
+
+GateOptions no_h200_entry() {
+  GateOptions o = options();
+  o.entry = "NVIDIA H200";
+  o.no_entry_reason =
+      "no baseline entry for NVIDIA H200 (entries: NVIDIA H100 80GB HBM3); timings not compared; correctness gated";
+  return o;
+}
+
+TEST(Gate, ADeviceWithNoEntryIsSaidAndOnlyCorrectnessIsGated) {
+  const GateReport r = evaluate_gate({h200_outcome()}, nullptr, no_h200_entry());
+  EXPECT_TRUE(r.passed());
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_EQ(r.notes.front(), no_h200_entry().no_entry_reason);
+  EXPECT_TRUE(coverage(r, CheckKind::correctness).ran) << coverage(r, CheckKind::correctness).why;
+  EXPECT_EQ(coverage(r, CheckKind::correctness).why, "3 of 3 cases correct on NVIDIA H200");
+  for (CheckKind k : {CheckKind::coverage, CheckKind::timing, CheckKind::resources}) {
+    EXPECT_FALSE(coverage(r, k).ran) << kind_name(k);
+    EXPECT_EQ(coverage(r, k).why, no_h200_entry().no_entry_reason) << kind_name(k);
+  }
+  for (const auto& c : r.coverage) EXPECT_EQ(c.entry, "NVIDIA H200");
+  EXPECT_TRUE(with(r, CheckKind::timing, CheckStatus::pass).empty());
+}
+
+TEST(Gate, ADeviceWithNoEntryStillFailsOnAWrongResult) {
+  TaskOutcome o = h200_outcome();
+  o.result.cases[0].verdict = Verdict::incorrect;
+  o.result.cases[0].reason = "max abs error 0.5";
+  const GateReport r = evaluate_gate({o}, nullptr, no_h200_entry());
+  EXPECT_FALSE(r.passed());
+  EXPECT_EQ(with(r, CheckKind::correctness, CheckStatus::fail).size(), 1u);
+}
+
+// The H200's own entry (timings measured on it) is compared as the H100's is on the H100.
+TEST(Gate, TheDevicesOwnEntryComparesTimings) {
+  const Baseline b = baseline_from(h200_outcome());
+  GateOptions opt = options();
+  opt.entry = "NVIDIA H200";
+  const GateReport fine = evaluate_gate({h200_outcome()}, &b, opt);
+  EXPECT_TRUE(fine.passed());
+  EXPECT_EQ(with(fine, CheckKind::timing, CheckStatus::pass).size(), 2u);
+  EXPECT_TRUE(fine.notes.empty()) << fine.notes.front();
+  const GateReport slow = evaluate_gate({[] {
+                                          TaskOutcome o = gpu_outcome(11.0);
+                                          o.result.device.name = "NVIDIA H200";
+                                          return o;
+                                        }()},
+                                        &b, opt);
+  EXPECT_EQ(with(slow, CheckKind::timing, CheckStatus::fail).size(), 1u);
+}
+
 }  // namespace
 }  // namespace ako::gate

@@ -79,7 +79,7 @@ TEST_F(Port, WritesKernelAndWrapperOnANewBranchAndRecordsThem) {
 TEST_F(Port, BakesEveryConfigClassInOrderAsACompileTimeDispatch) {
   port_solution(options());
   const std::string k = slurp(engine / kKernelPath);
-  // config.json's classes, first match wins, each its own instantiation.
+  // The H100 config's classes, first match wins, each its own instantiation.
   const size_t odd = k.find("if (dim_cols % 2 != 0) return launch<DType, kWeight, 256, 1, 1, 1>");
   const size_t c3072 = k.find("if (dim_cols <= 3072) return launch<DType, kWeight, 256, 3, 2, 8>");
   const size_t fallback = k.find("// no class matched");
@@ -199,10 +199,11 @@ TEST_F(Port, AnEditToAkosOwnFileAfterThePortIsRefusedToo) {
   testing::write_text(engine / kWrapperPath, slurp(engine / kWrapperPath) + "# tweak\n");
   git(engine, "commit -qam 'tweak the wrapper'");
   PortOptions o = options();
-  std::string k = slurp(ws / "solution/rmsnorm/config.json");
-  const std::string was = "hand-written defaults before tuning";
+  const fs::path config = ws / "solution/rmsnorm/configs/default.json";
+  std::string k = slurp(config);
+  const std::string was = "hand-written classes";
   k.replace(k.find(was), was.size(), "retuned");  // the config's source is in the kernel file: a new port differs
-  testing::write_text(ws / "solution/rmsnorm/config.json", k);
+  testing::write_text(config, k);
   const PortRefusal e = refusal([&] { port_solution(o); });
   EXPECT_EQ(e.problem, "not-ako-file");
   EXPECT_NE(std::string(e.what()).find("changed since ako ported it"), std::string::npos) << e.what();
@@ -233,6 +234,109 @@ TEST_F(Port, TheNewerLayoutProfileWritesUnderPythonSglangKernels) {
   EXPECT_EQ(r.files[1].path, "python/sglang/kernels/ops/diffusion/norm/rmsnorm_jit.py");
   EXPECT_NE(r.files[0].after.find("namespace sglang {"), std::string::npos);
   EXPECT_NE(r.files[1].after.find("from sglang.kernels.jit.utils import"), std::string::npos);
+}
+
+// Two device configs (the H100's and an H200's) and default.json: each becomes its own class
+// dispatch, and dispatch() picks one at run time by the CUDA name of the tensors' device.
+class PortTwoDevices : public Port {
+ protected:
+  static constexpr const char* kH200File = "solution/rmsnorm/configs/device_name=NVIDIA_H200.json";
+  void SetUp() override {
+    Port::SetUp();
+    std::string h200 = slurp(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json");
+    // A distinct choice for 3072 columns, so the H200's dispatch shows it came from its file.
+    const std::string c3072 = R"("BLOCK": 256, "VEC": 8, "ROWS_PER_BLOCK": 2, "CHUNKS": 3)";
+    h200.replace(h200.find(c3072), c3072.size(), R"("BLOCK": 512, "VEC": 8, "ROWS_PER_BLOCK": 4, "CHUNKS": 3)");
+    h200.replace(h200.find("\"source\": \""), 11, "\"source\": \"H200 test; ");
+    testing::write_text(ws / kH200File, h200);
+  }
+  // The text of one generated function, from its signature to the next blank line.
+  static std::string function_text(const std::string& k, const std::string& signature) {
+    const size_t from = k.find(signature);
+    return from == std::string::npos ? std::string() : k.substr(from, k.find("\n\n", from) - from);
+  }
+};
+
+TEST_F(PortTwoDevices, EveryDeviceConfigIsBakedAndChosenByTheDeviceName) {
+  const PortResult r = port_solution(options());
+  const std::string k = slurp(engine / kKernelPath);
+  EXPECT_NE(k.find("// Tuned configs baked in (chosen at run time by the CUDA device name of the tensors' device):\n"
+                   "//   NVIDIA H100 80GB HBM3: solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json (\"hand-written"),
+            std::string::npos)
+      << k;
+  EXPECT_NE(k.find("//   NVIDIA H200: solution/rmsnorm/configs/device_name=NVIDIA_H200.json (\"H200 test; "), std::string::npos);
+  EXPECT_NE(k.find("//   any other device: solution/rmsnorm/configs/default.json (\"hand-written"), std::string::npos);
+  EXPECT_NE(k.find("#include <cuda_runtime.h>"), std::string::npos);
+  EXPECT_NE(k.find("cudaGetDeviceProperties(&prop, ordinal)"), std::string::npos);
+  EXPECT_NE(k.find("\"NVIDIA_H100_80GB_HBM3\",  // solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json"),
+            std::string::npos);
+  EXPECT_NE(k.find("\"NVIDIA_H200\",  // solution/rmsnorm/configs/device_name=NVIDIA_H200.json"), std::string::npos);
+  const std::string args = "(device, dim_rows, dim_cols, out, x, weight, eps);";
+  EXPECT_NE(k.find("case 0: return dispatch_device_0<DType, kWeight>" + args + "  // NVIDIA H100 80GB HBM3"),
+            std::string::npos)
+      << k;
+  EXPECT_NE(k.find("case 1: return dispatch_device_1<DType, kWeight>" + args + "  // NVIDIA H200"), std::string::npos);
+  EXPECT_NE(k.find("default: return dispatch_default<DType, kWeight>" + args), std::string::npos);
+
+  // Each dispatch holds its own file's classes.
+  const std::string h100 = function_text(k, "void dispatch_device_0("), h200 = function_text(k, "void dispatch_device_1("),
+                    fallback = function_text(k, "void dispatch_default(");
+  const std::string hand = "if (dim_cols <= 3072) return launch<DType, kWeight, 256, 3, 2, 8>";
+  const std::string retuned = "if (dim_cols <= 3072) return launch<DType, kWeight, 512, 3, 4, 8>";
+  EXPECT_NE(h100.find(hand), std::string::npos) << h100;
+  EXPECT_NE(h200.find(retuned), std::string::npos) << h200;
+  EXPECT_EQ(h200.find(hand), std::string::npos) << h200;
+  EXPECT_NE(fallback.find(hand), std::string::npos) << fallback;
+
+  ASSERT_EQ(r.baked.size(), 3u);
+  EXPECT_EQ(r.baked[1].rfind("NVIDIA H200: solution/rmsnorm/configs/device_name=NVIDIA_H200.json", 0), 0u) << r.baked[1];
+  const std::string pr = slurp(ws / "solution/rmsnorm/PR.md");
+  EXPECT_NE(pr.find("One config per device, baked in and chosen at run time by the CUDA device name"), std::string::npos)
+      << pr;
+  EXPECT_NE(pr.find("### NVIDIA H200 (`solution/rmsnorm/configs/device_name=NVIDIA_H200.json`)"), std::string::npos)
+      << pr;
+  EXPECT_NE(pr.find("### default.json (`solution/rmsnorm/configs/default.json`)"), std::string::npos) << pr;
+}
+
+TEST_F(PortTwoDevices, DeviceOptionBakesOnlyThatDevicesConfigBesideDefault) {
+  PortOptions o = options();
+  o.devices = {"NVIDIA H200"};
+  o.dry_run = true;
+  const PortResult r = port_solution(o);
+  const std::string& k = r.files[0].after;
+  EXPECT_NE(k.find("\"NVIDIA_H200\","), std::string::npos);
+  EXPECT_EQ(k.find("\"NVIDIA_H100_80GB_HBM3\","), std::string::npos);
+  EXPECT_NE(k.find("case 0: return dispatch_device_0"), std::string::npos);
+  EXPECT_EQ(k.find("case 1:"), std::string::npos);
+  ASSERT_EQ(r.baked.size(), 2u);
+  EXPECT_EQ(r.baked[1].rfind("any other device: solution/rmsnorm/configs/default.json", 0), 0u) << r.baked[1];
+
+  o.devices = {"NVIDIA B200"};
+  try {
+    port_solution(o);
+    FAIL() << "ported a device with no config";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--device NVIDIA B200: no config file for it in solution/rmsnorm/configs/ "
+                                         "(device files: NVIDIA H100 80GB HBM3, NVIDIA H200)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// default.json alone: one class dispatch, no device lookup at all.
+TEST_F(Port, WithOnlyDefaultJsonThereIsNoDeviceLookup) {
+  fs::remove(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json");
+  PortOptions o = options();
+  o.dry_run = true;
+  const PortResult r = port_solution(o);
+  const std::string& k = r.files[0].after;
+  EXPECT_NE(k.find("// Tuned configs baked in:\n//   every device: solution/rmsnorm/configs/default.json"),
+            std::string::npos)
+      << k;
+  EXPECT_NE(k.find("void dispatch(DLDevice device,"), std::string::npos);
+  EXPECT_EQ(k.find("cudaGetDeviceProperties"), std::string::npos);
+  EXPECT_EQ(k.find("dispatch_default"), std::string::npos);
+  EXPECT_NE(k.find("if (dim_cols <= 3072) return launch<DType, kWeight, 256, 3, 2, 8>"), std::string::npos);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "search/tuner.hpp"
 #include "search_fixture.hpp"
 #include "task/cases.hpp"
+#include "task/device_config.hpp"
 
 namespace ako::search {
 namespace {
@@ -38,14 +39,28 @@ TEST(TuneCli, ReplayExhaustiveReportsWinnersCoverageAndWritesAConfigRunUses) {
   const task::TaskSpec spec = real_spec(ws);
   write_landscape(spec, dir.path() / "db.jsonl");
 
+  const std::string default_before = read_text(ws / "solution/rmsnorm/configs/default.json");
+  const std::string h100_before = read_text(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json");
   const Ran r = ako("tune task rmsnorm --replay db.jsonl --strategy exhaustive --write-config --no-progress", dir.path());
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* w : {"replaying db.jsonl", "Synthetic H100", "cols-3072", "coverage", "own best", "loss",
                         "rejected points", "constraint \"(CHUNKS - 1) * (BLOCK / ROWS_PER_BLOCK) * VEC < cols\"",
-                        "untuned classes", "TUNE: 6/6 classes tuned", "0 not in the replay file", "wrote "})
+                        "untuned classes", "TUNE: 6/6 classes tuned", "0 not in the replay file",
+                        // The recorded device has no config yet: the search starts from default.json's classes.
+                        "config: no tuned config for Synthetic H100 in solution/rmsnorm/configs/ (device files: NVIDIA "
+                        "H100 80GB HBM3); using default.json",
+                        "wrote ", "solution/rmsnorm/configs/device_name=Synthetic_H100.json (15 classes) for Synthetic "
+                        "H100; default.json and other devices' files unchanged"})
     EXPECT_TRUE(has(r.out, w)) << w << "\n" << r.out;
+  // Only the tuned device's file is written: never default.json, never another device's.
+  EXPECT_EQ(read_text(ws / "solution/rmsnorm/configs/default.json"), default_before);
+  EXPECT_EQ(read_text(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json"), h100_before);
 
-  const task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
+  task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
+  EXPECT_EQ(tuned.config_file, "solution/rmsnorm/configs/default.json");  // another device still gets default.json
+  const ConfigUsed used = task::use_device_config(tuned, "Synthetic H100", task::kDeviceFromGpu);
+  EXPECT_FALSE(used.fallback);
+  EXPECT_EQ(used.file, "solution/rmsnorm/configs/device_name=Synthetic_H100.json");
   EXPECT_TRUE(has(tuned.config_source, "ako tune --strategy exhaustive --replay db.jsonl (recorded on Synthetic H100"))
       << tuned.config_source;
   // Each case now runs the best point of its class on the landscape (exhaustive: the tie
@@ -149,7 +164,8 @@ TEST(TuneCli, UnseenShapesGetTheNearestTunedClassAndTheReportSaysSo) {
     }
   EXPECT_EQ(tuned, 2u);
 
-  const task::TaskSpec tuned_spec = task::load_task(ws, "rmsnorm");
+  task::TaskSpec tuned_spec = task::load_task(ws, "rmsnorm");
+  task::use_device_config(tuned_spec, "Synthetic H100", task::kDeviceFromGpu);
   for (const auto& c : task::expand_cases(tuned_spec, {{"flux2-single"}, {}}, {}, false)) {
     EXPECT_EQ(c.config_class, "cols-4096");
     EXPECT_TRUE(has(c.config_note, "nearest class cols-4096 used for shape flux2-single")) << c.config_note;
@@ -167,6 +183,48 @@ TEST(TuneCli, TimeBudgetIsParsedAndReported) {
   ASSERT_EQ(ok.status, 0) << ok.out;
   EXPECT_TRUE(has(ok.out, "time budget 5m00s")) << ok.out;
   EXPECT_FALSE(has(ok.out, "STOPPED")) << ok.out;
+}
+
+// A database holding two devices' records: --device picks whose are replayed, the search starts
+// from that device's config, and --write-config writes that device's file only. Records of
+// one device never enter another's ranking (the device is part of the database context).
+TEST(TuneCli, DeviceOptionReplaysThatDevicesRecordsAndWritesItsFile) {
+  ScratchDir dir("cli-device");
+  const fs::path ws = dir.workspace();
+  const task::TaskSpec spec = real_spec(ws);
+  DbContext h100 = synthetic_context();
+  h100.device = "NVIDIA H100 80GB HBM3";
+  DbContext h200 = synthetic_context();
+  h200.device = "NVIDIA H200";
+  write_landscape(spec, dir.path() / "h100.jsonl", h100);
+  write_landscape(spec, dir.path() / "h200.jsonl", h200);
+  {  // one file, the H200's records last
+    std::ofstream both(dir.path() / "db.jsonl");
+    both << read_text(dir.path() / "h100.jsonl") << read_text(dir.path() / "h200.jsonl");
+  }
+  const std::string h100_before = read_text(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json");
+
+  const Ran last = ako("tune task rmsnorm --replay db.jsonl --strategy random --budget 5 --no-progress", dir.path());
+  ASSERT_EQ(last.status, 0) << last.out;
+  EXPECT_TRUE(has(last.out, "(device NVIDIA H200, arch sm_90a")) << last.out;  // the last record's device
+
+  const Ran r = ako("tune task rmsnorm --replay db.jsonl --device NVIDIA_H100_80GB_HBM3 --strategy random --budget 5 "
+                    "--write-config --no-progress",
+                    dir.path());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "(device NVIDIA H100 80GB HBM3, arch sm_90a")) << r.out;
+  EXPECT_TRUE(has(r.out, "config: solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json (the config for "
+                         "NVIDIA H100 80GB HBM3, the device the replayed records were measured on)"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "for NVIDIA H100 80GB HBM3, replacing its previous config")) << r.out;
+  EXPECT_NE(read_text(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json"), h100_before);
+  EXPECT_FALSE(fs::exists(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H200.json"));
+
+  const Ran unknown = ako("tune task rmsnorm --replay db.jsonl --device \"NVIDIA B200\" --no-progress", dir.path());
+  EXPECT_EQ(unknown.status, 2) << unknown.out;
+  EXPECT_TRUE(has(unknown.out, "--device NVIDIA B200: db.jsonl has no records of task rmsnorm measured on it (devices "
+                               "there: NVIDIA H100 80GB HBM3, NVIDIA H200)"))
+      << unknown.out;
 }
 
 }  // namespace

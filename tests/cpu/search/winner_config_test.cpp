@@ -5,6 +5,7 @@
 #include "common/atomic_file.hpp"
 #include "search/tuner.hpp"
 #include "search_fixture.hpp"
+#include "task/device_config.hpp"
 #include "task/cases.hpp"
 
 namespace ako::search {
@@ -78,9 +79,10 @@ void round_trip(ClassMode mode) {
   opt.strategy.name = "exhaustive";
   const TuneOutcome o = tune(spec, all_shapes(spec), mode, opt, ev, db);
   const nlohmann::json doc = config_document(o, "ako tune test");
-  write_file_atomically(ws / spec.solution.config, doc.dump(2));
+  write_file_atomically(ws / spec.solution.config / task::device_config_file_name("Synthetic H100"), doc.dump(2));
 
-  const task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
+  task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
+  EXPECT_FALSE(task::use_device_config(tuned, "Synthetic H100", task::kDeviceFromGpu).fallback);
   ASSERT_TRUE(tuned.config_present);
   EXPECT_EQ(tuned.config_source, "ako tune test");
   ASSERT_EQ(tuned.config_classes.size(), o.classes.size());

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "task/cases.hpp"
+#include "task/device_config.hpp"
 #include "task/spec.hpp"
 #include "task_fixture.hpp"
 
@@ -36,12 +37,17 @@ TEST(RealTask, RmsnormLoadsFromTheRepository) {
   EXPECT_GE(spec.solution.constraints.size(), 3u);
   EXPECT_EQ(spec.port.value("engine", ""), "sglang");
 
-  // The solution's config may or may not have been written yet; either way it is read at load
-  // time, and whatever it says must expand over the whole shape set without a violation.
-  const bool config_exists = std::filesystem::exists(root / "solution/rmsnorm/config.json");
-  EXPECT_EQ(spec.config_present, config_exists);
-  if (!config_exists) {
+  // Every config file is read at load time (default.json installed), and whatever each says
+  // must expand over the whole shape set without a violation (checked per device below).
+  const bool default_exists = std::filesystem::exists(root / "solution/rmsnorm/configs/default.json");
+  EXPECT_EQ(spec.config_present, default_exists);
+  if (!default_exists) {
     EXPECT_TRUE(spec.config_classes.empty());
+  }
+  for (const auto& c : spec.configs) {
+    TaskSpec each = spec;
+    use_device_config(each, c.entry, kDeviceFromOption);
+    EXPECT_EQ(expand_cases(each, {}, {}, false).size(), 40u) << c.file;
   }
   auto cases = expand_cases(spec, {}, {}, true);
   ASSERT_EQ(cases.size(), 40u + 6u * 2u * 2u);

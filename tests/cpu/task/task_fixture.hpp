@@ -40,7 +40,7 @@ inline void write_file(const std::filesystem::path& p, const std::string& text) 
 }
 
 // A throwaway repository root with the rmsnorm kernel files (placeholders: nothing compiles
-// them here) and, optionally, a config. Removed on destruction.
+// them here) and, optionally, configs (default.json and per-device files). Removed on destruction.
 class ScratchRoot {
  public:
   ScratchRoot() {
@@ -58,8 +58,18 @@ class ScratchRoot {
 
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path task_file() const { return path_ / "tasks/rmsnorm/task.json"; }
-  std::filesystem::path config_file() const { return path_ / "solution/rmsnorm/config.json"; }
-  void write_config(const nlohmann::json& doc) const { write_file(config_file(), doc.dump(2)); }
+  std::filesystem::path config_dir() const { return path_ / "solution/rmsnorm/configs"; }
+  // default.json, or the file of `device` (device_name=<name, spaces as _>.json).
+  std::filesystem::path config_file(const std::string& device = "") const {
+    if (device.empty()) return config_dir() / "default.json";
+    std::string name = device;
+    for (char& c : name)
+      if (c == ' ') c = '_';
+    return config_dir() / ("device_name=" + name + ".json");
+  }
+  void write_config(const nlohmann::json& doc, const std::string& device = "") const {
+    write_file(config_file(device), doc.dump(2));
+  }
 
   TaskSpec parse(const nlohmann::json& doc) const { return parse_task(doc, task_file(), path_); }
 

@@ -2,6 +2,7 @@
 // sm_90a on its own (no GPU needed), and the solution's configured variants do not spill.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -26,21 +27,27 @@ NvrtcOutput compile_or_fail(const std::filesystem::path& file, const std::vector
   return out;
 }
 
-// Name expressions of the solution for every config class's parameters, both dtypes,
-// weight and no weight (the config file is what `ako run` uses).
+// Name expressions of the solution for every config class's parameters of every device's
+// config file, both dtypes, weight and no weight (the config files are what `ako run` uses).
 std::vector<std::string> configured_solution_variants() {
-  std::ifstream in(kRoot / "solution/rmsnorm/config.json");
-  const auto config = nlohmann::json::parse(in);
+  std::vector<nlohmann::json> configs;
+  for (const auto& f : std::filesystem::directory_iterator(kRoot / "solution/rmsnorm/configs"))
+    if (f.path().extension() == ".json") {
+      std::ifstream in(f.path());
+      configs.push_back(nlohmann::json::parse(in));
+    }
+  EXPECT_FALSE(configs.empty());
   std::set<std::string> exprs;
-  for (const auto& cls : config.at("classes")) {
-    const auto& p = cls.at("params");
-    for (const char* t : kTypes)
-      for (const char* w : {"true", "false"})
-        exprs.insert(std::string("rmsnorm_kernel<") + t + ", " + w + ", " + std::to_string(p.at("BLOCK").get<int>()) +
-                     ", " + std::to_string(p.at("VEC").get<int>()) + ", " +
-                     std::to_string(p.at("ROWS_PER_BLOCK").get<int>()) + ", " +
-                     std::to_string(p.at("CHUNKS").get<int>()) + ">");
-  }
+  for (const auto& config : configs)
+    for (const auto& cls : config.at("classes")) {
+      const auto& p = cls.at("params");
+      for (const char* t : kTypes)
+        for (const char* w : {"true", "false"})
+          exprs.insert(std::string("rmsnorm_kernel<") + t + ", " + w + ", " + std::to_string(p.at("BLOCK").get<int>()) +
+                       ", " + std::to_string(p.at("VEC").get<int>()) + ", " +
+                       std::to_string(p.at("ROWS_PER_BLOCK").get<int>()) + ", " +
+                       std::to_string(p.at("CHUNKS").get<int>()) + ">");
+    }
   return {exprs.begin(), exprs.end()};
 }
 
