@@ -29,6 +29,7 @@ struct KernelResources {
 struct TimingStats {
   std::string method;          // "cupti" (activity records) or "events" (fallback)
   bool cold_l2 = true;         // L2 flushed before each sample
+  std::string l2_flush;        // how: "read" (a 2x L2 buffer read, L2 left clean), "memset" (left dirty), "" hot
   int samples = 0;
   int warmup = 0;
   double median_us = 0, min_us = 0, max_us = 0, mean_us = 0, stdev_us = 0;
@@ -204,7 +205,7 @@ RunResult run_result_from_json(const nlohmann::json& j);
 // Plain records: every field, by its own name; absent fields keep their defaults on reading.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelResources, registers, spill_stores, spill_loads,
                                                 stack_bytes, shared_bytes, barriers, constant_bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, method, cold_l2, samples, warmup, median_us,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, method, cold_l2, l2_flush, samples, warmup, median_us,
                                                 min_us, max_us, mean_us, stdev_us, ci_rel, stable,
                                                 kernels_per_sample, launch_audit)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerReport, tool, exit_code, errors, report, excerpt)

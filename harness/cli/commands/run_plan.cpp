@@ -54,6 +54,7 @@ std::map<std::string, std::string> support_name_expressions() {
   m["guard_check:u8"] = "ako_guard_check<unsigned char>";
   m["smem_scribble:u32"] = "ako_smem_scribble<unsigned int>";
   m["clock_probe:u64"] = "ako_clock_probe<unsigned long long>";   // throttle detection while timing
+  m["l2_evict:u64"] = "ako_l2_evict<unsigned long long>";         // the cold-L2 flush that leaves L2 clean
   return m;
 }
 

@@ -61,7 +61,10 @@ int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
       },
       device.sm_count);
 
-  if (timer) timer->set_clock_probe([&](CUstream s) { return support.clock_mhz(s); }, device.rated_sm_clock_mhz);
+  if (timer) {
+    timer->set_clock_probe([&](CUstream s) { return support.clock_mhz(s); }, device.rated_sm_clock_mhz);
+    timer->set_l2_evict_kernel(support.l2_evict_function());
+  }
 
   exec::RunnerSettings settings;
   settings.timing = job.timing;

@@ -61,6 +61,7 @@ std::vector<TimingStats> CuptiTimer::time_interleaved(const std::vector<TimedKer
     }
   }
   events_.set_clock_probe(clock_probe_, rated_mhz_);
+  events_.set_l2_evict_kernel(l2_evict_);
   return events_.time_interleaved(kernels, stream, opt, clock);
 }
 
@@ -123,7 +124,7 @@ std::vector<Charge> CuptiTimer::collect_charges(const std::vector<Window>& windo
 
 std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<TimedKernel>& kernels, CUstream stream,
                                                             const exec::TimingOptions& opt, ClockReport* clock) {
-  if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_);
+  if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_, l2_evict_);
   L2Flush* flush = opt.hot ? nullptr : flush_.get();
   // Warm-up shared by the kernels (each launched at least warmup_runs times, warmup_ms in all),
   // then until the clock has ramped.
@@ -161,6 +162,7 @@ std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<Ti
     TimingStats stats = finish_stats(std::move(s.samples[k]), method(), opt, warmup, s.decisions[k].stable,
                                      static_cast<double>(s.kernel_records[k]) / n);
     stats.launch_audit = s.audits[k].summary();
+    if (flush) stats.l2_flush = flush->clean() ? "read" : "memset";
     out.push_back(std::move(stats));
   }
   if (clock) *clock = clock_report(std::move(s.clock_mhz));

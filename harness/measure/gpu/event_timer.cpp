@@ -12,7 +12,7 @@ namespace ako::measure {
 // Events cannot see other streams or memsets: hooks.declared is not audited here.
 TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
                              const SampleHooks& hooks) {
-  if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_);
+  if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_, l2_evict_);
   L2Flush* flush = opt.hot ? nullptr : flush_.get();
   const int warmup = warm_up(launch, stream, opt, flush, hooks);
 
@@ -31,7 +31,9 @@ TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec
     decision = should_stop(samples_us, seconds_since(t0), opt);
   }
   // Events cannot count kernels: 0 says "unknown".
-  return finish_stats(std::move(samples_us), method(), opt, warmup, decision.stable, 0.0);
+  TimingStats stats = finish_stats(std::move(samples_us), method(), opt, warmup, decision.stable, 0.0);
+  if (flush) stats.l2_flush = flush->clean() ? "read" : "memset";
+  return stats;
 }
 
 }  // namespace ako::measure

@@ -1,6 +1,10 @@
 #pragma once
-// Evicts the L2 cache before a cold sample: a memset over twice the L2 size (nvbench uses 1x;
-// 2x is a cheap margin, cuda_tech.md §4). The memset is not a kernel, so CUPTI never charges it.
+// Evicts the L2 cache before a cold sample, over a buffer twice the L2 size (nvbench uses 1x;
+// 2x is a cheap margin, cuda_tech.md §4), outside the sample's window. With an evict kernel
+// (the support module's ako_l2_evict) the buffer is read: the L2 is left holding clean lines,
+// and the previous sample's dirty outputs are written back during the flush. Without one it is
+// a memset, as nvbench does; that leaves the L2 full of dirty lines which the timed kernel's
+// own misses then write back inside its window (measured on the H200: bench/RESULTS.md).
 #include <cuda.h>
 
 #include <cstddef>
@@ -11,12 +15,15 @@ namespace ako::measure {
 
 class L2Flush {
  public:
-  explicit L2Flush(std::size_t l2_bytes);
+  // `evict`: the read kernel (ako_l2_evict<unsigned long long>); null: the memset flush.
+  L2Flush(std::size_t l2_bytes, CUfunction evict);
   void enqueue(CUstream stream);   // asynchronous; the caller syncs
+  bool clean() const { return evict_ != nullptr; }
 
  private:
   exec::DeviceBuffer scratch_;
-  unsigned int pattern_ = 0;       // changes every flush so no line can stay valid
+  CUfunction evict_ = nullptr;
+  unsigned int pattern_ = 0;       // memset flush: changes every flush so no line can stay valid
 };
 
 }  // namespace ako::measure

@@ -58,6 +58,9 @@ class Timer {
   // between sample batches. This default times them one after the other (the events fallback).
   virtual std::vector<TimingStats> time_interleaved(const std::vector<TimedKernel>& kernels, CUstream stream,
                                                     const exec::TimingOptions& opt, ClockReport* clock);
+  // The kernel the cold-L2 flush reads its buffer with (measure/gpu/l2_flush.hpp); without
+  // one the flush is a memset. Set before the first cold timing.
+  void set_l2_evict_kernel(CUfunction evict) { l2_evict_ = evict; }
   // The probe that time_interleaved reads the clock with, and the device's rated clock.
   void set_clock_probe(ClockProbeFn probe, double rated_mhz) {
     clock_probe_ = std::move(probe);
@@ -78,6 +81,7 @@ class Timer {
   ClockProbeFn clock_probe_;
   double rated_mhz_ = 0;
   bool ramp_fell_short_ = false;   // a ramp ran out of time once: do not wait again
+  CUfunction l2_evict_ = nullptr;
 };
 
 inline constexpr double kClockReadyFraction = 0.9;

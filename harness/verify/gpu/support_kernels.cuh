@@ -263,3 +263,17 @@ __global__ void ako_clock_probe(U* out, U min_ns) {
   out[0] = t1 - t0;
   out[1] = static_cast<U>(c1 - c0);
 }
+
+// The cold-L2 flush (measure/gpu/l2_flush.hpp): reads a buffer twice the L2's size, so every
+// line the timed kernel used is evicted, written back here (outside the timed window) when
+// dirty, and the L2 is left holding clean lines only. A memset flush leaves the L2 full of
+// dirty lines that the next kernel's misses must write back, inside its own timed window.
+// The store never happens (no XOR of the buffer equals `never` by chance that matters: the
+// host picks it); it only keeps the loads from being dropped.
+template <typename U>
+__global__ void ako_l2_evict(const U* p, unsigned long long n, U never, U* sink) {
+  using namespace ako_support;
+  U acc = 0;
+  for (unsigned long long i = grid_start(); i < n; i += grid_stride()) acc ^= p[i];
+  if (acc == never) sink[0] = acc;
+}

@@ -50,6 +50,8 @@ class SupportKernels {
   // kernel's uninitialised shared memory holds it (the determinism check's two patterns).
   void scribble_shared(uint32_t pattern, CUstream stream);
 
+  // The cold-L2 flush's read kernel (measure/gpu/l2_flush.hpp).
+  CUfunction l2_evict_function() const { return lookup_("l2_evict:u64"); }
   // The SM clock in MHz, from a probe kernel that spins about 50 us; synchronises.
   double clock_mhz(CUstream stream);
 
