@@ -97,6 +97,13 @@ int main(int argc, char** argv) {
   add_common_build_options(run_cmd, run);
   run_cmd->add_option("--json", run.json_out, "write the result as JSON (schema ako.run/1) to this file");
   run_cmd->add_flag("--hot", run.hot, "keep L2 warm between timed samples (default: flush it)");
+  run_cmd->add_option("--l2-flush", run.l2_flush,
+                      "how the L2 is flushed before a cold sample: memset (NVBench's way: the L2 is left full of dirty\n"
+                      "lines, which the timed kernel's misses write back, as a kernel pays for its predecessors'\n"
+                      "outputs inside a model) or read (read a 2x L2 buffer: the L2 is left clean and the kernel's\n"
+                      "last outputs may still sit in L2 when it ends, so large shapes can pass 100% of copy)")
+      ->check(CLI::IsMember({"memset", "read"}))
+      ->default_str("memset");
   run_cmd->add_option("--seed", run.seed, "seed for the random inputs (default: random, printed and recorded)");
   run_cmd->add_option("--trials", run.trials, "fresh input sets per case (default: the task's)")->check(CLI::PositiveNumber);
   run_cmd->add_option("--case-timeout", run.case_timeout_s, "seconds without progress before a case is killed as hung")

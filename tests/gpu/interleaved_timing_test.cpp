@@ -26,18 +26,24 @@ TEST(InterleavedTiming, NoOrderBiasWhenTheSolutionIsTheReference) {
                         " --dtypes bf16 --no-checks --no-progress --json " + json.string());
   ASSERT_EQ(r.status, 0) << r.output;
   int checked = 0;
+  double log_sum = 0;
   const auto j = read_json(json);   // kept: a range-for over a temporary's member dangles
   for (const auto& c : j["cases"]) {
     const double ref = c["reference_time"]["median_us"], sol = c["solution_time"]["median_us"];
-    // Within 1% where a sample is long enough for that to be resolvable (the CUPTI timestamps
-    // and launch jitter are about 0.1 us); 3% on the few-microsecond cases.
-    const double tol = ref > 20.0 ? 0.01 : 0.03;
+    // Per case within 1% where a sample is long enough for that to be resolvable; the 4 us
+    // text-512 cases swing by up to 5% between the two roles' buffers (either sign, run to
+    // run, measured on the H200), so they are held to 6% and to the geomean below.
+    const double tol = ref >= 10.0 ? 0.01 : 0.06;
     EXPECT_NEAR(sol / ref, 1.0, tol) << c["shape"] << " " << c["flags"] << ": reference " << ref << " us, itself "
                                      << sol << " us";
     RecordProperty(c["shape"].get<std::string>() + (c["flags"]["weight"] ? "_w" : "_nw"),
                    std::to_string(sol / ref));
+    log_sum += std::log(sol / ref);
     ++checked;
   }
+  // An order bias would move every case the same way: the geometric mean stays within 1%.
+  ASSERT_GT(checked, 0);
+  EXPECT_NEAR(std::exp(log_sum / checked), 1.0, 0.01);
   EXPECT_EQ(checked, 20);
 }
 

@@ -161,7 +161,7 @@ std::vector<std::string> baseline_notes(const std::vector<CaseResult>& cases) {
 nlohmann::json options_json(const RunOptions& opt, const Prepared& p, uint64_t seed, int trials) {
   return nlohmann::json{{"arch", p.arch},         {"arch_source", p.arch_source},
                         {"device", opt.device},
-                        {"hot", opt.hot},         {"seed", seed},
+                        {"hot", opt.hot},         {"l2_flush", opt.hot ? "" : opt.l2_flush}, {"seed", seed},
                         {"trials", trials},       {"shapes", opt.shapes},
                         {"dtypes", opt.dtypes},   {"params", opt.params},
                         {"solution", p.spec.solution.file.string()},
@@ -261,6 +261,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
 
   exec::TimingOptions timing;
   timing.hot = opt.hot;
+  timing.l2_flush = opt.l2_flush;
   timing.use_cupti = !opt.no_cupti;
   timing.max_time_s = opt.max_time_s;
   // The clock check (measure/gpu/timer.hpp) waits for the clocks to ramp, so the warm-up only

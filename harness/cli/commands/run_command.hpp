@@ -22,6 +22,7 @@ struct RunOptions {
   std::string device_source = "--device";
   std::filesystem::path json_out;
   bool hot = false;
+  std::string l2_flush = "memset";       // cold samples: "memset" or "read" (exec::TimingOptions::l2_flush)
   std::vector<std::string> shapes;       // empty: all
   std::vector<std::string> dtypes;       // empty: all of the task's
   std::vector<std::string> params;       // NAME=VALUE overrides of the solution's parameters

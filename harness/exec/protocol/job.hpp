@@ -67,6 +67,7 @@ struct Tolerance {
 
 struct TimingOptions {
   bool hot = false;              // keep L2 warm (no flush between samples)
+  std::string l2_flush = "memset";  // cold: "memset" (L2 left dirty, NVBench's way) or "read" (left clean); l2_flush.hpp
   bool use_cupti = true;         // false: CUDA events (e.g. under ncu)
   int warmup_runs = 3;           // at least this many untimed launches ...
   double warmup_ms = 20.0;       // ... and at least this much wall time (per case: kernels timed together warm up together)
@@ -135,7 +136,7 @@ struct WorkerEvent {
 // Plain records: every field, by its own name; absent fields keep their defaults on reading.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InitSpec, dist, a, b)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Tolerance, atol, rtol)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingOptions, hot, use_cupti, warmup_runs, warmup_ms, min_samples,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingOptions, hot, l2_flush, use_cupti, warmup_runs, warmup_ms, min_samples,
                                                 max_samples, max_time_s, target_ci_rel)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SupportModule, module, functions)
 

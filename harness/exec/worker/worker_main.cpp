@@ -63,7 +63,7 @@ int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
 
   if (timer) {
     timer->set_clock_probe([&](CUstream s) { return support.clock_mhz(s); }, device.rated_sm_clock_mhz);
-    timer->set_l2_evict_kernel(support.l2_evict_function());
+    if (job.timing.l2_flush == "read") timer->set_l2_evict_kernel(support.l2_evict_function());
   }
 
   exec::RunnerSettings settings;

@@ -74,6 +74,7 @@ struct CuptiTimer::Sampling {
   std::vector<StopDecision> decisions;
   std::vector<double> clock_mhz;
   long round = 0;
+  long batches = 0;
 
   explicit Sampling(const std::vector<TimedKernel>& k)
       : kernels(k), samples(k.size()), kernel_records(k.size()), audits(k.size()), decisions(k.size()) {}
@@ -90,7 +91,9 @@ std::vector<size_t> CuptiTimer::sample_batch(Sampling& s, int rounds, CUstream s
   const size_t n = s.kernels.size();
   for (int r = 0; r < rounds; ++r, ++s.round) {
     for (size_t j = 0; j < n; ++j) {
-      const size_t k = (static_cast<size_t>(s.round) + j) % n;
+      // The batch number shifts the rotation too: the first sample after a batch's host work
+      // (charging, the clock probe) would otherwise always go to the same kernel.
+      const size_t k = (static_cast<size_t>(s.round + s.batches) + j) % n;
       if (s.decisions[k].stop) continue;
       prepare_sample(stream, flush, s.kernels[k].hooks);
       exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
@@ -103,6 +106,7 @@ std::vector<size_t> CuptiTimer::sample_batch(Sampling& s, int rounds, CUstream s
       owner.push_back(k);
     }
   }
+  ++s.batches;
   return owner;
 }
 

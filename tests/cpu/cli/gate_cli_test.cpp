@@ -132,19 +132,19 @@ TEST_F(GateCli, UpdateWithoutGpuRefreshesBudgetsOnlyAndRefusesOnFailure) {
   EXPECT_EQ(ako("gate --baseline bench/baseline.json", ws).status, 0);
 }
 
-// A device with no entry: said plainly, its own config (here default.json: the H200 has no
+// A device with no entry: said plainly, its own config (here default.json: the B200 has no
 // file) still compiled and statically checked, and nothing fails for the missing entry.
 TEST_F(GateCli, ADeviceWithNoEntryIsSaidPlainlyAndPasses) {
   const fs::path ws = make_workspace("no-entry");
-  const Ran r = ako("gate --baseline bench/baseline.json --device \"NVIDIA H200\" --json gate.json", ws);
+  const Ran r = ako("gate --baseline bench/baseline.json --device \"NVIDIA B200\" --json gate.json", ws);
   EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_TRUE(has(r.out, "note: no baseline entry for NVIDIA H200 (entries: NVIDIA H100 80GB HBM3); budgets not "
+  EXPECT_TRUE(has(r.out, "note: no baseline entry for NVIDIA B200 (entries: NVIDIA H100 80GB HBM3); budgets not "
                          "compared; its config compiled and statically checked"))
       << r.out;
-  EXPECT_TRUE(has(r.out, "config solution/rmsnorm/configs/default.json (NVIDIA H200 has no config of its own)")) << r.out;
-  EXPECT_TRUE(has(r.out, "resources    SKIPPED  no baseline entry for NVIDIA H200")) << r.out;
+  EXPECT_TRUE(has(r.out, "config solution/rmsnorm/configs/default.json (NVIDIA B200 has no config of its own)")) << r.out;
+  EXPECT_TRUE(has(r.out, "resources    SKIPPED  no baseline entry for NVIDIA B200")) << r.out;
   EXPECT_TRUE(has(r.out, "GATE: PASS")) << r.out;
-  EXPECT_EQ(read_json(ws / "gate.json")["coverage"][0]["entry"], "NVIDIA H200");
+  EXPECT_EQ(read_json(ws / "gate.json")["coverage"][0]["entry"], "NVIDIA B200");
 }
 
 // --update-baseline writes only the device's entry: the H100's stays exactly as it was.
@@ -152,33 +152,33 @@ TEST_F(GateCli, UpdateAddsTheDevicesEntryAndKeepsTheOthers) {
   const fs::path ws = make_workspace("add-entry");
   const auto before = read_json(ws / "bench/baseline.json");
   // Spelled as the file name would be: the entry is still keyed as the GPU names itself.
-  const Ran made = ako("gate --baseline bench/baseline.json --update-baseline --device NVIDIA_H200", ws);
+  const Ran made = ako("gate --baseline bench/baseline.json --update-baseline --device NVIDIA_B200", ws);
   ASSERT_EQ(made.status, 0) << made.out;
-  EXPECT_TRUE(has(made.out, "resource budgets only, for entry NVIDIA H200 (sm_90a)")) << made.out;
+  EXPECT_TRUE(has(made.out, "resource budgets only, for entry NVIDIA B200 (sm_90a)")) << made.out;
   EXPECT_TRUE(has(made.out, "other entries kept: NVIDIA H100 80GB HBM3")) << made.out;
   const auto after = read_json(ws / "bench/baseline.json");
   EXPECT_EQ(after["devices"][kH100], before["devices"][kH100]);
-  ASSERT_TRUE(after["devices"].contains("NVIDIA H200"));
-  EXPECT_TRUE(after["devices"]["NVIDIA H200"]["device"].is_null());
+  ASSERT_TRUE(after["devices"].contains("NVIDIA B200"));
+  EXPECT_TRUE(after["devices"]["NVIDIA B200"]["device"].is_null());
 
   // Both entries are checked now, each with its own device's config, and the gate passes.
   const Ran both = ako("gate --baseline bench/baseline.json", ws);
   EXPECT_EQ(both.status, 0) << both.out;
-  EXPECT_TRUE(has(both.out, "baseline entries checked: NVIDIA H100 80GB HBM3 (sm_90a), NVIDIA H200 (sm_90a)"))
+  EXPECT_TRUE(has(both.out, "baseline entries checked: NVIDIA B200 (sm_90a), NVIDIA H100 80GB HBM3 (sm_90a)"))
       << both.out;
-  EXPECT_TRUE(has(both.out, "task rmsnorm, baseline entry NVIDIA H200")) << both.out;
+  EXPECT_TRUE(has(both.out, "task rmsnorm, baseline entry NVIDIA B200")) << both.out;
   EXPECT_TRUE(has(both.out, "config solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json")) << both.out;
-  EXPECT_TRUE(has(both.out, "config solution/rmsnorm/configs/default.json (NVIDIA H200 has no config of its own)"))
+  EXPECT_TRUE(has(both.out, "config solution/rmsnorm/configs/default.json (NVIDIA B200 has no config of its own)"))
       << both.out;
 
-  // A budget broken in the H200's entry fails the gate; the H100's is untouched by it.
+  // A budget broken in the B200's entry fails the gate; the H100's is untouched by it.
   auto b = after;
-  auto& sol = b["devices"]["NVIDIA H200"]["tasks"]["rmsnorm"]["kernels"]["solution"];
+  auto& sol = b["devices"]["NVIDIA B200"]["tasks"]["rmsnorm"]["kernels"]["solution"];
   sol[sol.begin().key()]["budget"]["registers"] = 1;
   ako::write_file_atomically(ws / "bench/baseline.json", b.dump(2));
   const Ran broken = ako("gate --baseline bench/baseline.json", ws);
   EXPECT_EQ(broken.status, 1) << broken.out;
-  EXPECT_TRUE(has(broken.out, "rmsnorm (NVIDIA H200)") || has(broken.out, "baseline entry NVIDIA H200")) << broken.out;
+  EXPECT_TRUE(has(broken.out, "rmsnorm (NVIDIA B200)") || has(broken.out, "baseline entry NVIDIA B200")) << broken.out;
 }
 
 // An ako.baseline/1 file (what was committed before per-device entries) is read as one entry.

@@ -48,7 +48,7 @@ TEST(TuneCli, ReplayExhaustiveReportsWinnersCoverageAndWritesAConfigRunUses) {
                         "untuned classes", "TUNE: 6/6 classes tuned", "0 not in the replay file",
                         // The recorded device has no config yet: the search starts from default.json's classes.
                         "config: no tuned config for Synthetic H100 in solution/rmsnorm/configs/ (device files: NVIDIA "
-                        "H100 80GB HBM3); using default.json",
+                        "H100 80GB HBM3, NVIDIA H200); using default.json",
                         "wrote ", "solution/rmsnorm/configs/device_name=Synthetic_H100.json (15 classes) for Synthetic "
                         "H100; default.json and other devices' files unchanged"})
     EXPECT_TRUE(has(r.out, w)) << w << "\n" << r.out;
@@ -195,7 +195,7 @@ TEST(TuneCli, DeviceOptionReplaysThatDevicesRecordsAndWritesItsFile) {
   DbContext h100 = synthetic_context();
   h100.device = "NVIDIA H100 80GB HBM3";
   DbContext h200 = synthetic_context();
-  h200.device = "NVIDIA H200";
+  h200.device = "NVIDIA GB200";
   write_landscape(spec, dir.path() / "h100.jsonl", h100);
   write_landscape(spec, dir.path() / "h200.jsonl", h200);
   {  // one file, the H200's records last
@@ -206,7 +206,7 @@ TEST(TuneCli, DeviceOptionReplaysThatDevicesRecordsAndWritesItsFile) {
 
   const Ran last = ako("tune task rmsnorm --replay db.jsonl --strategy random --budget 5 --no-progress", dir.path());
   ASSERT_EQ(last.status, 0) << last.out;
-  EXPECT_TRUE(has(last.out, "(device NVIDIA H200, arch sm_90a")) << last.out;  // the last record's device
+  EXPECT_TRUE(has(last.out, "(device NVIDIA GB200, arch sm_90a")) << last.out;  // the last record's device
 
   const Ran r = ako("tune task rmsnorm --replay db.jsonl --device NVIDIA_H100_80GB_HBM3 --strategy random --budget 5 "
                     "--write-config --no-progress",
@@ -218,12 +218,12 @@ TEST(TuneCli, DeviceOptionReplaysThatDevicesRecordsAndWritesItsFile) {
       << r.out;
   EXPECT_TRUE(has(r.out, "for NVIDIA H100 80GB HBM3, replacing its previous config")) << r.out;
   EXPECT_NE(read_text(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json"), h100_before);
-  EXPECT_FALSE(fs::exists(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H200.json"));
+  EXPECT_FALSE(fs::exists(ws / "solution/rmsnorm/configs/device_name=NVIDIA_GB200.json"));
 
   const Ran unknown = ako("tune task rmsnorm --replay db.jsonl --device \"NVIDIA B200\" --no-progress", dir.path());
   EXPECT_EQ(unknown.status, 2) << unknown.out;
   EXPECT_TRUE(has(unknown.out, "--device NVIDIA B200: db.jsonl has no records of task rmsnorm measured on it (devices "
-                               "there: NVIDIA H100 80GB HBM3, NVIDIA H200)"))
+                               "there: NVIDIA H100 80GB HBM3, NVIDIA GB200)"))
       << unknown.out;
 }
 
