@@ -22,8 +22,9 @@ std::string nondeterministic_reason(const std::string& buffer, uint64_t differin
                                     int64_t index, double first, double second);
 
 // How many input sets to rotate through while timing: enough that together they exceed the L2
-// (so no sample finds its inputs cached by an earlier one), at least 2, at most max_sets, and
-// never more than half the free device memory allows (then fewer, at least 1).
+// (so no sample finds its inputs cached by an earlier one), at least 2 (at least 4 while four
+// sets take at most 4 GiB: each set is another placement in DRAM), at most max_sets, and never
+// more than half the free device memory allows (then fewer, at least 1).
 int timed_input_sets(uint64_t set_bytes, uint64_t l2_bytes, uint64_t free_bytes, int max_sets = 8);
 
 }  // namespace ako::exec

@@ -98,7 +98,9 @@ TEST(TimedInputSets, TogetherExceedTheL2WithinMemory) {
   EXPECT_GT(static_cast<uint64_t>(small - 1) * (10ull << 20), l2);
   EXPECT_EQ(timed_input_sets(1ull << 20, l2, plenty), 8);
   EXPECT_EQ(timed_input_sets(1ull << 20, l2, plenty, 4), 4);
-  // Sets larger than the L2: at least 2.
+  // Sets larger than the L2: at least 4 placements while they take at most 4 GiB, else 2.
+  EXPECT_EQ(timed_input_sets(85ull << 20, l2, plenty), 4);
+  EXPECT_EQ(timed_input_sets(1ull << 30, l2, plenty), 4);
   EXPECT_EQ(timed_input_sets(2ull << 30, l2, plenty), 2);
   // Memory: at most half the free memory, never fewer than 1.
   EXPECT_EQ(timed_input_sets(2ull << 30, l2, 6ull << 30), 1);
