@@ -41,6 +41,9 @@ struct BaselineCase {
   std::string kind = "compare";     // or "reference_check" (verdict only)
   std::string verdict = "correct";
   std::optional<BaselineTiming> solution, reference;
+  // The task's baselines (peer kernels such as the engine's own) as timed in that run, by name:
+  // kept for the record and for reports, never compared or judged by the gate.
+  std::map<std::string, BaselineTiming> peers;
 };
 
 // Upper bounds per kernel, -1 where ptxas reported nothing (then the check is skipped).

@@ -94,9 +94,12 @@ json task_json(const BaselineTask& t) {
   json tj;
   tj["threshold_pct"] = t.threshold_pct ? json(*t.threshold_pct) : json(nullptr);
   tj["cases"] = json::object();
-  for (const auto& [label, c] : t.cases)
+  for (const auto& [label, c] : t.cases) {
     tj["cases"][label] = {{"kind", c.kind}, {"verdict", c.verdict},
                           {"solution", optional_timing(c.solution)}, {"reference", optional_timing(c.reference)}};
+    // Only when present, so entries written before baselines existed keep their bytes.
+    for (const auto& [name, timing] : c.peers) tj["cases"][label]["baselines"][name] = timing_json(timing);
+  }
   tj["kernels"] = json::object();
   for (const auto& [role, by_name] : t.kernels)
     for (const auto& [expr, k] : by_name) tj["kernels"][role][expr] = {{"file", k.file}, {"budget", budget_json(k.budget)}};
@@ -110,7 +113,11 @@ BaselineCase case_from(const json& cj, const std::string& cw, bool has_device) {
   c.verdict = field<std::string>(cj, "verdict", cw);
   c.solution = optional_timing_from(cj, "solution", cw);
   c.reference = optional_timing_from(cj, "reference", cw);
-  if ((c.solution || c.reference) && !has_device)
+  if (const auto peers = cj.find("baselines"); peers != cj.end() && !peers->is_null()) {
+    if (!peers->is_object()) throw Error("baseline: field '" + cw + "baselines' must be an object");
+    for (const auto& [name, tj] : peers->items()) c.peers[name] = timing_from(tj, cw + "baselines." + name + ".");
+  }
+  if ((c.solution || c.reference || !c.peers.empty()) && !has_device)
     throw Error("baseline: '" + cw + "' has timings but the baseline names no device they were measured on");
   return c;
 }

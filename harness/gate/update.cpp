@@ -55,6 +55,8 @@ Baseline updated_baseline(const Baseline* old, const std::vector<TaskOutcome>& o
         bc.verdict = verdict_name(c.verdict);
         bc.solution = timing_of(c.solution_time);
         bc.reference = timing_of(c.reference_time);
+        for (const auto& peer : c.baselines)
+          if (auto t = timing_of(peer.time); t && peer.verdict == Verdict::correct) bc.peers[peer.name] = *t;
         t.cases[case_key(c)] = bc;
       }
       t.kernels = kernels_of(o.result);

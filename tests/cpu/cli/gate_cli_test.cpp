@@ -138,7 +138,7 @@ TEST_F(GateCli, ADeviceWithNoEntryIsSaidPlainlyAndPasses) {
   const fs::path ws = make_workspace("no-entry");
   const Ran r = ako("gate --baseline bench/baseline.json --device \"NVIDIA B200\" --json gate.json", ws);
   EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_TRUE(has(r.out, "note: no baseline entry for NVIDIA B200 (entries: NVIDIA H100 80GB HBM3); budgets not "
+  EXPECT_TRUE(has(r.out, "note: no baseline entry for NVIDIA B200 (entries: NVIDIA H100 80GB HBM3, NVIDIA H200); budgets not "
                          "compared; its config compiled and statically checked"))
       << r.out;
   EXPECT_TRUE(has(r.out, "config solution/rmsnorm/configs/default.json (NVIDIA B200 has no config of its own)")) << r.out;

@@ -3,6 +3,7 @@
 
 #include "common/error.hpp"
 #include "gate/update.hpp"
+#include "gate/case_key.hpp"
 #include "gate_fixtures.hpp"
 
 namespace ako::gate {
@@ -23,6 +24,33 @@ TEST(UpdateBaseline, FromAGpuRunRecordsDeviceCasesAndBudgets) {
   EXPECT_EQ(t.cases.at("check-7x3072 bf16 weight").kind, "reference_check");
   EXPECT_EQ(t.kernels.at("solution").at(kSolutionKernel).budget.registers, 40);
   EXPECT_EQ(b.nvrtc_version, "13.0 build-id x");
+}
+
+// A task's baselines (FlashInfer's kernel, ...) are kept per case for the record, timed ones that
+// were correct only; they round-trip through the file and an entry without any keeps its bytes.
+TEST(UpdateBaseline, KeepsTheTimedBaselinesOfEachCase) {
+  TaskOutcome o = gpu_outcome(12.0);
+  CaseResult& c = o.result.cases.front();
+  BaselineResult fi;
+  fi.name = "flashinfer";
+  fi.verdict = Verdict::correct;
+  fi.time = timing(15.5);
+  BaselineResult absent;
+  absent.name = "other";
+  absent.reason = "not installed";
+  BaselineResult wrong = fi;
+  wrong.name = "wrong";
+  wrong.verdict = Verdict::incorrect;
+  c.baselines = {fi, absent, wrong};
+  const Baseline b = updated_baseline(nullptr, {o}, stamp());
+  const auto& bc = b.tasks.at("rmsnorm").cases.at(case_key(c));
+  ASSERT_EQ(bc.peers.size(), 1u);
+  EXPECT_EQ(bc.peers.at("flashinfer").median_us, 15.5);
+  const nlohmann::json j = to_json(b);
+  EXPECT_EQ(to_json(baseline_from_json(nlohmann::json::parse(j.dump()))), j);
+  EXPECT_EQ(j["tasks"]["rmsnorm"]["cases"][case_key(c)]["baselines"]["flashinfer"]["median_us"], 15.5);
+  const Baseline plain = updated_baseline(nullptr, {gpu_outcome(12.0)}, stamp());
+  EXPECT_FALSE(to_json(plain)["tasks"]["rmsnorm"]["cases"][case_key(c)].contains("baselines"));
 }
 
 TEST(UpdateBaseline, WithoutAGpuRefreshesBudgetsAndKeepsTimings) {
