@@ -30,10 +30,11 @@ TEST(InterleavedTiming, NoOrderBiasWhenTheSolutionIsTheReference) {
   const auto j = read_json(json);   // kept: a range-for over a temporary's member dangles
   for (const auto& c : j["cases"]) {
     const double ref = c["reference_time"]["median_us"], sol = c["solution_time"]["median_us"];
-    // Per case within 1% where a sample is long enough for that to be resolvable; the 4 us
-    // text-512 cases swing by up to 5% between the two roles' buffers (either sign, run to
-    // run, measured on the H200), so they are held to 6% and to the geomean below.
-    const double tol = ref >= 10.0 ? 0.01 : 0.06;
+    // The two roles write different buffers, so single cases scatter by their placement: on the
+    // H200 up to 1.04% over 10 us (ltx-video noweight, one run in three) and up to 5% on the
+    // 4 us text-512 cases, either sign, run to run. Per case that scatter is bounded (1.5%, 6%);
+    // an order bias would move every case the same way, which the geomean below holds to 1%.
+    const double tol = ref >= 10.0 ? 0.015 : 0.06;
     EXPECT_NEAR(sol / ref, 1.0, tol) << c["shape"] << " " << c["flags"] << ": reference " << ref << " us, itself "
                                      << sol << " us";
     RecordProperty(c["shape"].get<std::string>() + (c["flags"]["weight"] ? "_w" : "_nw"),
