@@ -189,6 +189,11 @@ int compile_command(const RunOptions& opt) {
              built.cache_hits, s);
   fmt::print("config: {}\n", p.config.message);
   print_compile_errors(built);
+  // A baseline is never the run's verdict: its absence or compile error is said, not fatal.
+  std::vector<CaseResult> skeletons;
+  for (size_t i = 0; i < p.cases.size(); ++i) skeletons.push_back(case_result_skeleton(p.cases[i], static_cast<int>(i)));
+  mark_baseline_compile_errors(skeletons, built);
+  for (const auto& note : baseline_notes(skeletons)) fmt::print("{}\n", note);
   fmt::print("COMPILED: {}\n", built.errors.empty() ? "yes" : "no");
   if (!built.errors.empty()) return kExitUsage;
   fmt::print("{}", format_static_findings(built.findings));

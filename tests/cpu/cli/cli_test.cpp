@@ -203,6 +203,18 @@ TEST(Cli, OutputHasNoColourWhenNotATerminal) {
   EXPECT_FALSE(has(r.out, "\x1b[")) << r.out;
 }
 
+// Without the peers' headers the baseline is said to be absent, with the fix; the solution
+// still compiles and the command still succeeds (a baseline is never the verdict).
+TEST(Cli, CompileSaysABaselineIsNotInstalledAndGoesOn) {
+  const fs::path ws = make_workspace("no-peers");
+  const Ran r = ako("compile task rmsnorm --arch sm_90a --shapes flux1-single", ws);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "baseline flashinfer: not installed: peers/flashinfer-python-0.7.2/include/flashinfer/"
+                         "norm.cuh is missing; run scripts/fetch-peers.sh"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "COMPILED: yes")) << r.out;
+}
+
 // The FlashInfer baseline compiles with NVRTC for sm_90a as its headers ship (scripts/setup.sh
 // fetches them; without them the run goes on and says why).
 TEST(Cli, CompileBuildsTheFlashInferBaselineForSm90a) {
