@@ -83,6 +83,12 @@ BaselineSpec parse_baseline(const Field& e, const TaskSpec& spec, const std::vec
                                          known.end());
   scope.scalars = b.scalars;
   b.kernel = parse_kernel(e, spec, KernelRole::baseline, scope);
+  // Each source file is one NVRTC program with one set of options: a baseline's own includes
+  // and options cannot share the reference's or the solution's program.
+  if (b.kernel.file.lexically_normal() == spec.reference.file.lexically_normal() ||
+      b.kernel.file.lexically_normal() == spec.solution.file.lexically_normal())
+    e["file"].fail("expected a file of the baseline's own, not the reference's or the solution's (an adapter .cuh "
+                   "that includes it will do)");
   return b;
 }
 

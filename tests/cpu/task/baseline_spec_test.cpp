@@ -102,6 +102,7 @@ TEST(BaselineSpec, ErrorsNameTheFieldAndWhatWasExpected) {
   EXPECT_NE(bad(with("/args", json::array({"x", "frobnicate"}))).find("frobnicate"), std::string::npos);
   EXPECT_NE(bad(with("/when", "weight && nosuch")).find("baselines[0].when"), std::string::npos);
   EXPECT_NE(bad(with("/kernel", "k<{NOPE}>")).find("{NOPE}"), std::string::npos);
+  EXPECT_NE(bad(with("/file", "input/rmsnorm/rmsnorm.cuh")).find("a file of the baseline's own"), std::string::npos);
   json doc = testing::real_task_doc();
   doc["baselines"][0]["surprise"] = 1;
   EXPECT_NE(bad(doc).find("surprise"), std::string::npos);
