@@ -1,10 +1,10 @@
-// Fault taxonomy of the worker: which CUDA errors a candidate can cause, and which of them
+// Fault taxonomy: which CUDA errors a candidate can cause, and which of them
 // leave the context unusable (cuda.h documents those as "the process must be terminated").
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 
 #include <string>
 
-namespace ako::exec {
+namespace ako::cuda {
 
 std::string fault_name(CUresult r) {
   switch (r) {
@@ -60,4 +60,4 @@ void check(CUresult r, const char* call) {
   throw CudaFault(r, call, fault_name(r), fault_is_sticky(r));
 }
 
-}  // namespace ako::exec
+}  // namespace ako::cuda
