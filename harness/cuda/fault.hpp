@@ -1,7 +1,7 @@
 #pragma once
 // A CUDA driver call that failed, classified for the result's fault taxonomy. Driver-level:
 // exec/worker, measure/gpu and verify/gpu all throw it through check(); only the worker links
-// the driver.
+// the driver (fault_name and fault_is_sticky, in fault_taxonomy.cpp, are pure and need only cuda.h).
 #include <cuda.h>
 
 #include <stdexcept>
