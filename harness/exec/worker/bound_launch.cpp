@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 
 namespace ako::exec {
 
@@ -45,7 +45,7 @@ BoundLaunch::BoundLaunch(CUfunction fn, const LaunchJob& job, const std::vector<
   }
   for (Slot& s : slots_) params_.push_back(s.data());
   if (job.shared_bytes > kDefaultDynamicSharedLimit)
-    check(cuFuncSetAttribute(fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+    cuda::check(cuFuncSetAttribute(fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              static_cast<int>(job.shared_bytes)),
           "cuFuncSetAttribute(" + role_ + ", MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 }
@@ -65,7 +65,7 @@ CUresult BoundLaunch::launch(CUstream stream) const {
 }
 
 void BoundLaunch::launch_checked(CUstream stream) const {
-  check(launch(stream), "cuLaunchKernelEx(" + role_ + ")");
+  cuda::check(launch(stream), "cuLaunchKernelEx(" + role_ + ")");
 }
 
 }  // namespace ako::exec

@@ -24,7 +24,7 @@ class BoundLaunch {
   BoundLaunch& operator=(const BoundLaunch&) = delete;
 
   CUresult launch(CUstream stream) const;
-  // Launches and throws CudaFault when the launch call fails.
+  // Launches and throws cuda::CudaFault when the launch call fails.
   void launch_checked(CUstream stream) const;
   const std::string& role() const { return role_; }
 

@@ -45,7 +45,7 @@ CaseBuffers::CaseBuffers(const CaseJob& job, bool with_solution, int sets, verif
   const ArenaLayout layout = layout_arena(sizes_of(entries));
   for (int s = 0; s < std::max(1, sets); ++s) {
     Set set;
-    set.arena = DeviceBuffer(layout.total_bytes, fmt::format("input set {} of {}", s + 1, sets));
+    set.arena = cuda::DeviceBuffer(layout.total_bytes, fmt::format("input set {} of {}", s + 1, sets));
     set.reference_view.assign(job.buffers.size(), 0);
     set.solution_view.assign(job.buffers.size(), 0);
     for (size_t e = 0; e < entries.size(); ++e) {

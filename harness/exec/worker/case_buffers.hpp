@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "exec/protocol/guard_layout.hpp"
 #include "exec/protocol/job.hpp"
-#include "exec/worker/device_buffer.hpp"
 #include "verify/gpu/support_launcher.hpp"
 
 namespace ako::exec {
@@ -45,12 +45,12 @@ class CaseBuffers {
 
  private:
   struct Set {
-    DeviceBuffer arena;
+    cuda::DeviceBuffer arena;
     std::vector<CUdeviceptr> reference_view, solution_view;
     std::vector<Guard> solution_guards;
   };
   std::vector<Set> sets_;
-  std::vector<DeviceBuffer> spares_;
+  std::vector<cuda::DeviceBuffer> spares_;
   std::vector<CUdeviceptr> spare_view_;
 };
 

@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "cuda/fault.hpp"
 #include "exec/protocol/verdict_reasons.hpp"
 #include "exec/worker/bound_launch.hpp"
 #include "exec/worker/case_buffers.hpp"
-#include "exec/worker/fault.hpp"
 #include "exec/worker/validation.hpp"
 
 namespace ako::exec {
@@ -63,7 +63,7 @@ CaseOutcome CaseRunner::run(const CaseJob& job) {
   std::string stage = "setup";
   try {
     out.result = run_unguarded(job, stage);
-  } catch (const CudaFault& f) {
+  } catch (const cuda::CudaFault& f) {
     out.result.verdict = Verdict::failed;
     out.result.fault = f.fault;
     out.result.reason = fault_words(f.fault) + ", in " + stage + ": " + f.what();
@@ -104,7 +104,7 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
   int sets = 1;
   if (timed && !settings_.timing.hot) {
     size_t free_bytes = 0, total_bytes = 0;
-    check(cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+    cuda::check(cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
     sets = timed_input_sets(CaseBuffers::set_bytes(job, with_solution), settings_.l2_bytes, free_bytes,
                             settings_.max_input_sets);
   }

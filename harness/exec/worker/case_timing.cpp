@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cuda/fault.hpp"
 #include "exec/worker/case_runner.hpp"
 #include "measure/stats/launch_audit.hpp"
 
@@ -106,7 +107,7 @@ void CaseRunner::check_after_timing(const CaseJob& job, const CaseBuffers& buffe
     *ctx.stage = fmt::format("re-checking the timed output of input set {} of {}", s + 1, buffers.sets());
     poison_outputs(job, buffers.reference_view(s), cuda_.stream());
     references[s]->launch_checked(cuda_.stream());
-    check(cuStreamSynchronize(cuda_.stream()), "cuStreamSynchronize(reference, re-check)");
+    cuda::check(cuStreamSynchronize(cuda_.stream()), "cuStreamSynchronize(reference, re-check)");
     verify::ErrorAccumulator acc;
     compare_outputs(job, buffers.solution_view(s), buffers.reference_view(s), ctx, {&acc});
     const std::string why = acc.failure_reason(job.tolerance, "solution", "reference kernel");

@@ -1,16 +1,16 @@
 #include "exec/worker/cuda_session.hpp"
 
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 
 namespace ako::exec {
 
 CudaSession::CudaSession(int ordinal) {
-  check(cuInit(0), "cuInit");
-  check(cuDeviceGet(&device_, ordinal), "cuDeviceGet");
-  check(cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
+  cuda::check(cuInit(0), "cuInit");
+  cuda::check(cuDeviceGet(&device_, ordinal), "cuDeviceGet");
+  cuda::check(cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
   try {
-    check(cuCtxSetCurrent(context_), "cuCtxSetCurrent");
-    check(cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    cuda::check(cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+    cuda::check(cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   } catch (...) {
     cuDevicePrimaryCtxRelease(device_);
     throw;
@@ -24,7 +24,7 @@ CudaSession::~CudaSession() {
 
 int CudaSession::attribute(CUdevice_attribute a) const {
   int v = 0;
-  check(cuDeviceGetAttribute(&v, a, device_), "cuDeviceGetAttribute");
+  cuda::check(cuDeviceGetAttribute(&v, a, device_), "cuDeviceGetAttribute");
   return v;
 }
 

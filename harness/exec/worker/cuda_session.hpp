@@ -9,7 +9,7 @@ namespace ako::exec {
 class CudaSession {
  public:
   // cuInit, device `ordinal`, primary context retained and current, stream created.
-  // Throws CudaFault (e.g. CUDA_ERROR_NO_DEVICE).
+  // Throws cuda::CudaFault (e.g. CUDA_ERROR_NO_DEVICE).
   explicit CudaSession(int ordinal = 0);
   ~CudaSession();
   CudaSession(const CudaSession&) = delete;

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 
 namespace ako::exec {
 
@@ -19,7 +19,7 @@ std::string format_uuid(const CUuuid& u) {
 DeviceInfo describe_device(const CudaSession& cuda) {
   DeviceInfo d;
   char name[256] = {};
-  check(cuDeviceGetName(name, sizeof name, cuda.device()), "cuDeviceGetName");
+  cuda::check(cuDeviceGetName(name, sizeof name, cuda.device()), "cuDeviceGetName");
   d.name = name;
 
   const int major = cuda.attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
@@ -27,13 +27,13 @@ DeviceInfo describe_device(const CudaSession& cuda) {
   d.arch = "sm_" + std::to_string(major) + std::to_string(minor) + (major == 9 && minor == 0 ? "a" : "");
 
   CUuuid uuid{};
-  check(cuDeviceGetUuid(&uuid, cuda.device()), "cuDeviceGetUuid");
+  cuda::check(cuDeviceGetUuid(&uuid, cuda.device()), "cuDeviceGetUuid");
   d.uuid = format_uuid(uuid);
 
   d.sm_count = cuda.attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   d.l2_bytes = cuda.attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
   d.rated_sm_clock_mhz = cuda.attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;   // kHz
-  check(cuDriverGetVersion(&d.driver_version), "cuDriverGetVersion");
+  cuda::check(cuDriverGetVersion(&d.driver_version), "cuDriverGetVersion");
   d.cuda_version = std::to_string(CUDA_VERSION / 1000) + "." + std::to_string(CUDA_VERSION % 1000 / 10);
   return d;
 }

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 
 namespace ako::exec {
 
@@ -25,7 +25,7 @@ CUlibrary ModuleCache::library(const std::string& cubin_path) {
   if (auto it = libraries_.find(cubin_path); it != libraries_.end()) return it->second;
   const std::vector<char> image = read_file(cubin_path);
   CUlibrary lib = nullptr;
-  check(cuLibraryLoadData(&lib, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+  cuda::check(cuLibraryLoadData(&lib, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
         "cuLibraryLoadData(" + cubin_path + ")");
   libraries_.emplace(cubin_path, lib);
   return lib;
@@ -35,10 +35,10 @@ CUfunction ModuleCache::function(const std::string& cubin_path, const std::strin
   const auto key = std::make_pair(cubin_path, lowered_name);
   if (auto it = functions_.find(key); it != functions_.end()) return it->second;
   CUkernel kernel = nullptr;
-  check(cuLibraryGetKernel(&kernel, library(cubin_path), lowered_name.c_str()),
+  cuda::check(cuLibraryGetKernel(&kernel, library(cubin_path), lowered_name.c_str()),
         "cuLibraryGetKernel(" + lowered_name + ")");
   CUfunction fn = nullptr;
-  check(cuKernelGetFunction(&fn, kernel), "cuKernelGetFunction(" + lowered_name + ")");
+  cuda::check(cuKernelGetFunction(&fn, kernel), "cuKernelGetFunction(" + lowered_name + ")");
   functions_.emplace(key, fn);
   return fn;
 }

@@ -16,7 +16,7 @@ class ModuleCache {
   ModuleCache(const ModuleCache&) = delete;
   ModuleCache& operator=(const ModuleCache&) = delete;
 
-  // Throws ako::Error when the file cannot be read, CudaFault when loading or lookup fails
+  // Throws ako::Error when the file cannot be read, cuda::CudaFault when loading or lookup fails
   // (CUDA_ERROR_NOT_FOUND names a lowered name missing from the cubin).
   CUfunction function(const std::string& cubin_path, const std::string& lowered_name);
 

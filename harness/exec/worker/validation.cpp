@@ -4,9 +4,9 @@
 #include <initializer_list>
 
 #include "common/error.hpp"
+#include "cuda/fault.hpp"
 #include "exec/protocol/guard_layout.hpp"
 #include "exec/protocol/verdict_reasons.hpp"
-#include "exec/worker/fault.hpp"
 #include "verify/gpu/host_compare.hpp"
 
 namespace ako::exec {
@@ -26,7 +26,7 @@ double run_kernel(const BoundLaunch& k, const ValidationContext& ctx) {
   if (ctx.arm) ctx.arm(k.role());
   const auto t0 = std::chrono::steady_clock::now();
   k.launch_checked(ctx.stream);
-  check(cuStreamSynchronize(ctx.stream), "cuStreamSynchronize(" + k.role() + ")");
+  cuda::check(cuStreamSynchronize(ctx.stream), "cuStreamSynchronize(" + k.role() + ")");
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (ctx.disarm) ctx.disarm();
   return s;
@@ -61,7 +61,7 @@ std::optional<Finding> check_determinism(const CaseJob& job, const CaseBuffers& 
   for (size_t i = 0; i < job.buffers.size(); ++i) {
     const BufferJob& b = job.buffers[i];
     if (b.present && is_output(b))
-      check(cuMemcpyDtoDAsync(spare[i], sol[i], b.count * dtype_size(b.dtype), ctx.stream),
+      cuda::check(cuMemcpyDtoDAsync(spare[i], sol[i], b.count * dtype_size(b.dtype), ctx.stream),
             "cuMemcpyDtoDAsync(determinism copy)");
   }
   poison_outputs(job, buffers.reference_view(), ctx.stream);
@@ -98,7 +98,7 @@ void poison_outputs(const CaseJob& job, const std::vector<CUdeviceptr>& view, CU
   for (size_t i = 0; i < job.buffers.size(); ++i) {
     const BufferJob& b = job.buffers[i];
     if (b.present && is_output(b))
-      check(cuMemsetD8Async(view[i], 0xFF, b.count * dtype_size(b.dtype), stream), "cuMemsetD8Async(poison " + b.name + ")");
+      cuda::check(cuMemsetD8Async(view[i], 0xFF, b.count * dtype_size(b.dtype), stream), "cuMemsetD8Async(poison " + b.name + ")");
   }
 }
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 #include "measure/gpu/sampling.hpp"
 #include "measure/stats/stats.hpp"
 
@@ -54,7 +54,7 @@ std::vector<TimingStats> CuptiTimer::time_interleaved(const std::vector<TimedKer
   if (!fallen_back_) {
     try {
       return interleaved_with_cupti(kernels, stream, opt, clock);
-    } catch (const Error& e) {  // CUPTI trouble; a CUDA fault (exec::CudaFault) propagates
+    } catch (const Error& e) {  // CUPTI trouble; a CUDA fault (cuda::CudaFault) propagates
       fallen_back_ = true;
       note_ = std::string("CUPTI failed during timing, using CUDA events: ") + e.what();
       activity_.reset();
@@ -96,11 +96,11 @@ std::vector<size_t> CuptiTimer::sample_batch(Sampling& s, int rounds, CUstream s
       const size_t k = (static_cast<size_t>(s.round + s.batches) + j) % n;
       if (s.decisions[k].stop) continue;
       prepare_sample(stream, flush, s.kernels[k].hooks);
-      exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
+      cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
       Window w;
       w.t0_ns = activity_->now_ns();
       launch_checked(s.kernels[k].launch, stream);
-      exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(after sample)");
+      cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(after sample)");
       w.t1_ns = activity_->now_ns();
       windows.push_back(w);
       owner.push_back(k);

@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "exec/worker/fault.hpp"
-#include "measure/gpu/cuda_event.hpp"
+#include "cuda/cuda_event.hpp"
+#include "cuda/fault.hpp"
 #include "measure/gpu/sampling.hpp"
 #include "measure/stats/stats.hpp"
 
@@ -16,18 +16,18 @@ TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec
   L2Flush* flush = opt.hot ? nullptr : flush_.get();
   const int warmup = warm_up(launch, stream, opt, flush, hooks);
 
-  CudaEvent start, stop;
+  cuda::CudaEvent start, stop;
   std::vector<double> samples_us;
   StopDecision decision;
   const auto t0 = Clock::now();
   while (!decision.stop) {
     prepare_sample(stream, flush, hooks);
-    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
+    cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(before sample)");
     start.record(stream);
     launch_checked(launch, stream);
     stop.record(stream);
-    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(after sample)");
-    samples_us.push_back(1e3 * CudaEvent::elapsed_ms(start, stop));
+    cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(after sample)");
+    samples_us.push_back(1e3 * cuda::CudaEvent::elapsed_ms(start, stop));
     decision = should_stop(samples_us, seconds_since(t0), opt);
   }
   // Events cannot count kernels: 0 says "unknown".

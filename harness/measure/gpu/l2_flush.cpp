@@ -12,12 +12,12 @@ constexpr std::size_t kFallbackFlushBytes = std::size_t{128} << 20;
 L2Flush::L2Flush(std::size_t l2_bytes, CUfunction evict)
     : scratch_(l2_bytes ? 2 * l2_bytes : kFallbackFlushBytes, "L2 flush scratch"), evict_(evict) {
   // The evict kernel reads it: defined contents once (and initcheck stays quiet).
-  if (evict_) exec::check(cuMemsetD32(scratch_.get(), 0, scratch_.bytes() / 4), "cuMemsetD32(L2 flush scratch)");
+  if (evict_) cuda::check(cuMemsetD32(scratch_.get(), 0, scratch_.bytes() / 4), "cuMemsetD32(L2 flush scratch)");
 }
 
 void L2Flush::enqueue(CUstream stream) {
   if (!evict_) {
-    exec::check(cuMemsetD32Async(scratch_.get(), ++pattern_, scratch_.bytes() / 4, stream),
+    cuda::check(cuMemsetD32Async(scratch_.get(), ++pattern_, scratch_.bytes() / 4, stream),
                 "cuMemsetD32Async(L2 flush)");
     return;
   }
@@ -25,7 +25,7 @@ void L2Flush::enqueue(CUstream stream) {
   unsigned long long n = scratch_.bytes() / sizeof(unsigned long long);
   unsigned long long never = 0x9e3779b97f4a7c15ull;   // the buffer is zeros: its XOR is 0
   void* params[] = {&p, &n, &never, &p};
-  exec::check(cuLaunchKernel(evict_, 1024, 1, 1, 256, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel(L2 flush)");
+  cuda::check(cuLaunchKernel(evict_, 1024, 1, 1, 256, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel(L2 flush)");
 }
 
 }  // namespace ako::measure

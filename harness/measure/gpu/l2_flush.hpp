@@ -11,7 +11,7 @@
 
 #include <cstddef>
 
-#include "exec/worker/device_buffer.hpp"
+#include "cuda/device_buffer.hpp"
 
 namespace ako::measure {
 
@@ -23,7 +23,7 @@ class L2Flush {
   bool clean() const { return evict_ != nullptr; }
 
  private:
-  exec::DeviceBuffer scratch_;
+  cuda::DeviceBuffer scratch_;
   CUfunction evict_ = nullptr;
   unsigned int pattern_ = 0;       // memset flush: changes every flush so no line can stay valid
 };

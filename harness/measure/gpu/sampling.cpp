@@ -1,12 +1,12 @@
 #include "measure/gpu/sampling.hpp"
 
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 #include "measure/stats/stats.hpp"
 
 namespace ako::measure {
 
 void launch_checked(const LaunchFn& launch, CUstream stream) {
-  exec::check(launch(stream), "cuLaunchKernelEx(timed kernel)");
+  cuda::check(launch(stream), "cuLaunchKernelEx(timed kernel)");
 }
 
 void prepare_sample(CUstream stream, L2Flush* flush, const SampleHooks& hooks) {
@@ -21,7 +21,7 @@ int warm_up(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& 
   while (runs < opt.warmup_runs || seconds_since(t0) * 1e3 < opt.warmup_ms) {
     prepare_sample(stream, flush, hooks);
     launch_checked(launch, stream);
-    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(warm-up)");
+    cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(warm-up)");
     ++runs;
   }
   return runs;
@@ -36,7 +36,7 @@ int warm_up_interleaved(const std::vector<TimedKernel>& kernels, CUstream stream
       prepare_sample(stream, flush, k.hooks);
       launch_checked(k.launch, stream);
     }
-    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(warm-up)");
+    cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(warm-up)");
     ++rounds;
   }
   return rounds;

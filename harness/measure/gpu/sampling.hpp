@@ -18,7 +18,7 @@ inline double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Enqueues the candidate's work; a failing launch call becomes an exec::CudaFault.
+// Enqueues the candidate's work; a failing launch call becomes a cuda::CudaFault.
 void launch_checked(const LaunchFn& launch, CUstream stream);
 
 // Untimed launches (each after a flush when `flush` is set, like a sample) until at least

@@ -48,7 +48,7 @@ using ClockProbeFn = std::function<double(CUstream)>;
 class Timer {
  public:
   virtual ~Timer() = default;
-  // Throws ako::exec::CudaFault (exec/worker/fault.hpp) when a launch or sync fails.
+  // Throws ako::cuda::CudaFault (cuda/fault.hpp) when a launch or sync fails.
   virtual TimingStats time(const LaunchFn& launch, CUstream stream, const exec::TimingOptions& opt,
                            const SampleHooks& hooks = {}) = 0;
   // Every kernel of one case timed with its samples interleaved in rotating order (round r

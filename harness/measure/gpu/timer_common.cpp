@@ -2,7 +2,7 @@
 // one-after-the-other form of time_interleaved that the events fallback uses.
 #include <algorithm>
 
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 #include "measure/gpu/sampling.hpp"
 #include "measure/gpu/timer.hpp"
 
@@ -35,7 +35,7 @@ void Timer::ramp_clock(const std::vector<TimedKernel>& kernels, CUstream stream,
       prepare_sample(stream, flush, k.hooks);
       launch_checked(k.launch, stream);
     }
-    exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(clock ramp)");
+    cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(clock ramp)");
   }
 }
 

@@ -6,15 +6,15 @@
 #include <cstring>
 
 #include "common/error.hpp"
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 #include "verify/cpu/half_convert.hpp"
 
 namespace ako::verify {
 
 std::vector<double> download_as_double(CUdeviceptr p, DType t, uint64_t n, CUstream stream) {
   std::vector<unsigned char> raw(n * dtype_size(t));
-  exec::check(cuMemcpyDtoHAsync(raw.data(), p, raw.size(), stream), "cuMemcpyDtoHAsync(to host)");
-  exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(to host)");
+  cuda::check(cuMemcpyDtoHAsync(raw.data(), p, raw.size(), stream), "cuMemcpyDtoHAsync(to host)");
+  cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(to host)");
   std::vector<double> out(n);
   for (uint64_t i = 0; i < n; ++i) {
     if (t == DType::fp32) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 #include "verify/gpu/compare_stats.h"
 
 namespace ako::verify {
@@ -51,7 +51,7 @@ void SupportKernels::launch(const std::string& key, CUfunction fn, uint64_t n, v
   const uint64_t wanted = (n + kBlock - 1) / kBlock;
   const unsigned grid = static_cast<unsigned>(
       std::clamp<uint64_t>(wanted, 1, static_cast<uint64_t>(sm_count_) * kBlocksPerSm));
-  exec::check(cuLaunchKernel(fn, grid, 1, 1, kBlock, 1, 1, 0, stream, params, nullptr),
+  cuda::check(cuLaunchKernel(fn, grid, 1, 1, kBlock, 1, 1, 0, stream, params, nullptr),
               "cuLaunchKernel(support " + key + ")");
 }
 
@@ -74,8 +74,8 @@ void SupportKernels::poison(DType t, CUdeviceptr p, uint64_t n, CUstream stream)
 
 BufferComparison SupportKernels::compare(DType t, CUdeviceptr got, CUdeviceptr want, uint64_t n,
                                          const exec::Tolerance& tol, CUstream stream) {
-  if (!stats_) stats_ = exec::DeviceBuffer(sizeof(AkoCompareStats), "compare statistics");
-  exec::check(cuMemsetD8Async(stats_.get(), 0, sizeof(AkoCompareStats), stream),
+  if (!stats_) stats_ = cuda::DeviceBuffer(sizeof(AkoCompareStats), "compare statistics");
+  cuda::check(cuMemsetD8Async(stats_.get(), 0, sizeof(AkoCompareStats), stream),
               "cuMemsetD8Async(compare statistics)");
   unsigned long long count = n;
   float atol = static_cast<float>(tol.atol), rtol = static_cast<float>(tol.rtol);
@@ -83,22 +83,22 @@ BufferComparison SupportKernels::compare(DType t, CUdeviceptr got, CUdeviceptr w
   void* params[] = {&got, &want, &count, &atol, &rtol, &stats};
   launch("compare:" + std::string(dtype_name(t)), function("compare", t), n, params, stream);
   AkoCompareStats host{};
-  exec::check(cuMemcpyDtoHAsync(&host, stats_.get(), sizeof host, stream),
+  cuda::check(cuMemcpyDtoHAsync(&host, stats_.get(), sizeof host, stream),
               "cuMemcpyDtoHAsync(compare statistics)");
-  exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(compare)");
+  cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(compare)");
   return from_device(host);
 }
 
 double SupportKernels::clock_mhz(CUstream stream) {
   const CUfunction fn = lookup_("clock_probe:u64");
-  if (!clock_out_) clock_out_ = exec::DeviceBuffer(2 * sizeof(unsigned long long));
+  if (!clock_out_) clock_out_ = cuda::DeviceBuffer(2 * sizeof(unsigned long long));
   CUdeviceptr out = clock_out_.get();
   unsigned long long min_ns = 50000;   // %globaltimer's coarse ticks stay under 2% of this
   void* params[] = {&out, &min_ns};
-  exec::check(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel(support clock_probe)");
+  cuda::check(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel(support clock_probe)");
   unsigned long long got[2] = {0, 0};
-  exec::check(cuMemcpyDtoHAsync(got, out, sizeof(got), stream), "cuMemcpyDtoHAsync(clock probe)");
-  exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(clock probe)");
+  cuda::check(cuMemcpyDtoHAsync(got, out, sizeof(got), stream), "cuMemcpyDtoHAsync(clock probe)");
+  cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(clock probe)");
   return got[0] > 0 ? 1e3 * static_cast<double>(got[1]) / static_cast<double>(got[0]) : 0.0;
 }
 
@@ -118,8 +118,8 @@ std::vector<SupportKernels::GuardCounts> SupportKernels::guard_check(const std::
   std::vector<GuardCounts> out(regions.size());
   if (regions.empty()) return out;
   const size_t bytes = regions.size() * 3 * sizeof(unsigned long long);
-  if (guard_stats_.bytes() < bytes) guard_stats_ = exec::DeviceBuffer(bytes, "guard statistics");
-  exec::check(cuMemsetD8Async(guard_stats_.get(), 0, bytes, stream), "cuMemsetD8Async(guard statistics)");
+  if (guard_stats_.bytes() < bytes) guard_stats_ = cuda::DeviceBuffer(bytes, "guard statistics");
+  cuda::check(cuMemsetD8Async(guard_stats_.get(), 0, bytes, stream), "cuMemsetD8Async(guard statistics)");
   const CUfunction fn = lookup_("guard_check:u8");
   for (size_t i = 0; i < regions.size(); ++i) {
     CUdeviceptr p = regions[i].p;
@@ -129,9 +129,9 @@ std::vector<SupportKernels::GuardCounts> SupportKernels::guard_check(const std::
     launch("guard_check:u8", fn, n, params, stream);
   }
   std::vector<unsigned long long> host(regions.size() * 3);
-  exec::check(cuMemcpyDtoHAsync(host.data(), guard_stats_.get(), bytes, stream),
+  cuda::check(cuMemcpyDtoHAsync(host.data(), guard_stats_.get(), bytes, stream),
               "cuMemcpyDtoHAsync(guard statistics)");
-  exec::check(cuStreamSynchronize(stream), "cuStreamSynchronize(guard check)");
+  cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(guard check)");
   for (size_t i = 0; i < regions.size(); ++i) {
     out[i].changed = host[3 * i];
     out[i].first = ~host[3 * i + 1];
@@ -144,11 +144,11 @@ void SupportKernels::scribble_shared(uint32_t pattern, CUstream stream) {
   const CUfunction fn = lookup_("smem_scribble:u32");
   if (scribble_bytes_ < 0) {
     CUdevice dev;
-    exec::check(cuCtxGetDevice(&dev), "cuCtxGetDevice");
+    cuda::check(cuCtxGetDevice(&dev), "cuCtxGetDevice");
     int optin = 0;
-    exec::check(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev),
+    cuda::check(cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev),
                 "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
-    exec::check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin),
+    cuda::check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin),
                 "cuFuncSetAttribute(support smem_scribble)");
     scribble_bytes_ = optin;
   }
@@ -156,7 +156,7 @@ void SupportKernels::scribble_shared(uint32_t pattern, CUstream stream) {
   unsigned long long words = static_cast<unsigned long long>(scribble_bytes_) / sizeof(unsigned int);
   void* params[] = {&pat, &words};
   // One block per SM: each needs all of an SM's shared memory, so no two share one.
-  exec::check(cuLaunchKernel(fn, static_cast<unsigned>(sm_count_), 1, 1, kBlock, 1, 1,
+  cuda::check(cuLaunchKernel(fn, static_cast<unsigned>(sm_count_), 1, 1, kBlock, 1, 1,
                              static_cast<unsigned>(scribble_bytes_), stream, params, nullptr),
               "cuLaunchKernel(support smem_scribble)");
 }

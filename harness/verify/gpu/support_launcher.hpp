@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "common/dtype.hpp"
+#include "cuda/device_buffer.hpp"
 #include "exec/protocol/job.hpp"
-#include "exec/worker/device_buffer.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
 
 namespace ako::verify {
@@ -65,10 +65,10 @@ class SupportKernels {
 
   SupportLookup lookup_;
   int sm_count_;
-  exec::DeviceBuffer stats_;   // AkoCompareStats of the comparison in flight
-  exec::DeviceBuffer guard_stats_;   // 3 x u64 per guard region of the check in flight
+  cuda::DeviceBuffer stats_;   // AkoCompareStats of the comparison in flight
+  cuda::DeviceBuffer guard_stats_;   // 3 x u64 per guard region of the check in flight
   int scribble_bytes_ = -1;          // dynamic shared memory of the scribble; -1: not set up yet
-  exec::DeviceBuffer clock_out_;     // ns and cycles of the clock probe
+  cuda::DeviceBuffer clock_out_;     // ns and cycles of the clock probe
 };
 
 }  // namespace ako::verify

@@ -1,12 +1,14 @@
 #pragma once
-// A CUDA call that failed inside the worker, classified for the result's fault taxonomy.
+// A CUDA driver call that failed, classified for the result's fault taxonomy. Driver-level:
+// exec/worker, measure/gpu and verify/gpu all throw it through check(); only the worker links
+// the driver (fault_name and fault_is_sticky, in fault_taxonomy.cpp, are pure and need only cuda.h).
 #include <cuda.h>
 
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-namespace ako::exec {
+namespace ako::cuda {
 
 // "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)", from
 // cuGetErrorName / cuGetErrorString.
@@ -33,4 +35,4 @@ bool fault_is_sticky(CUresult r);
 void check(CUresult r, const char* call);
 inline void check(CUresult r, const std::string& call) { check(r, call.c_str()); }
 
-}  // namespace ako::exec
+}  // namespace ako::cuda

@@ -4,13 +4,13 @@
 
 #include <utility>
 
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 
-namespace ako::measure {
+namespace ako::cuda {
 
 class CudaEvent {
  public:
-  CudaEvent() { exec::check(cuEventCreate(&event_, CU_EVENT_DEFAULT), "cuEventCreate"); }
+  CudaEvent() { check(cuEventCreate(&event_, CU_EVENT_DEFAULT), "cuEventCreate"); }
   CudaEvent(CudaEvent&& o) noexcept : event_(std::exchange(o.event_, nullptr)) {}
   CudaEvent& operator=(CudaEvent&&) = delete;
   CudaEvent(const CudaEvent&) = delete;
@@ -19,13 +19,13 @@ class CudaEvent {
     if (event_) cuEventDestroy(event_);
   }
 
-  void record(CUstream stream) { exec::check(cuEventRecord(event_, stream), "cuEventRecord"); }
+  void record(CUstream stream) { check(cuEventRecord(event_, stream), "cuEventRecord"); }
   CUevent get() const { return event_; }
 
   // Milliseconds between two recorded (and completed) events.
   static float elapsed_ms(const CudaEvent& start, const CudaEvent& stop) {
     float ms = 0;
-    exec::check(cuEventElapsedTime(&ms, start.event_, stop.event_), "cuEventElapsedTime");
+    check(cuEventElapsedTime(&ms, start.event_, stop.event_), "cuEventElapsedTime");
     return ms;
   }
 
@@ -33,4 +33,4 @@ class CudaEvent {
   CUevent event_ = nullptr;
 };
 
-}  // namespace ako::measure
+}  // namespace ako::cuda

@@ -1,10 +1,11 @@
-// Fault taxonomy of the worker: which CUDA errors a candidate can cause, and which of them
-// leave the context unusable (cuda.h documents those as "the process must be terminated").
-#include "exec/worker/fault.hpp"
+// Fault taxonomy: which CUDA errors a candidate can cause, and which of them leave the context
+// unusable (cuda.h documents those as "the process must be terminated"). Pure functions of the
+// CUresult: no driver call, so a CPU test links this file without libcuda.
+#include "cuda/fault.hpp"
 
 #include <string>
 
-namespace ako::exec {
+namespace ako::cuda {
 
 std::string fault_name(CUresult r) {
   switch (r) {
@@ -47,17 +48,4 @@ bool fault_is_sticky(CUresult r) {
   }
 }
 
-std::string cuda_error_text(CUresult r) {
-  const char* name = nullptr;
-  const char* text = nullptr;
-  if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name) name = "CUDA_ERROR_?";
-  if (cuGetErrorString(r, &text) != CUDA_SUCCESS || !text) text = "unknown error";
-  return std::string(name) + " (" + text + ")";
-}
-
-void check(CUresult r, const char* call) {
-  if (r == CUDA_SUCCESS) return;
-  throw CudaFault(r, call, fault_name(r), fault_is_sticky(r));
-}
-
-}  // namespace ako::exec
+}  // namespace ako::cuda

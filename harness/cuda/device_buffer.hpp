@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
-#include "exec/worker/fault.hpp"
+#include "cuda/fault.hpp"
 
-namespace ako::exec {
+namespace ako::cuda {
 
 class DeviceBuffer {
  public:
@@ -46,4 +46,4 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
-}  // namespace ako::exec
+}  // namespace ako::cuda
