@@ -2,6 +2,7 @@
 // Runs the real ako binary as a user would, for the CLI tests of every stage.
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <sys/wait.h>
 
@@ -33,5 +34,20 @@ inline Ran run_ako(const std::string& args, const std::filesystem::path& cwd) {
 }
 
 inline bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+// A throw-away workspace under the temp folder: a fresh copy of these repository folders
+// (default: the rmsnorm task, its input and its solution).
+inline std::filesystem::path copy_workspace(const std::string& name,
+                                            std::initializer_list<const char*> dirs = {"tasks/rmsnorm", "input/rmsnorm",
+                                                                                        "solution/rmsnorm"}) {
+  namespace fs = std::filesystem;
+  const fs::path ws = fs::temp_directory_path() / ("ako-cli-ws-" + name);
+  fs::remove_all(ws);
+  for (const char* d : dirs) {
+    fs::create_directories(ws / d);
+    fs::copy(fs::path(AKO_SOURCE_DIR) / d, ws / d, fs::copy_options::recursive);
+  }
+  return ws;
+}
 
 }  // namespace ako::testsupport

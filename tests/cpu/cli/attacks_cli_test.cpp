@@ -133,12 +133,7 @@ TEST(Attacks, RunRefusesBeforeTheGpuWithFailedVerdicts) {
 }
 
 TEST(Attacks, TaskAllowPermitsACheck) {
-  const fs::path ws = fs::temp_directory_path() / "ako-cli-ws-allow";
-  fs::remove_all(ws);
-  for (const char* d : {"tasks/rmsnorm", "input/rmsnorm", "solution/rmsnorm"}) {
-    fs::create_directories(ws / d);
-    fs::copy(fs::path(AKO_SOURCE_DIR) / d, ws / d, fs::copy_options::recursive);
-  }
+  const fs::path ws = ako::testsupport::copy_workspace("allow");
   const fs::path spec = ws / "tasks/rmsnorm/task.json";
   nlohmann::json t = nlohmann::json::parse(std::ifstream(spec));
   t["solution"]["allow"] = {"clock"};

@@ -26,15 +26,7 @@ using ako::testsupport::Ran;
 Ran ako(const std::string& args, const fs::path& cwd = AKO_SOURCE_DIR) { return ako::testsupport::run_ako(args, cwd); }
 
 // A throw-away workspace: a copy of the real task, input and solution.
-fs::path make_workspace(const std::string& name) {
-  const fs::path ws = fs::temp_directory_path() / ("ako-cli-ws-" + name);
-  fs::remove_all(ws);
-  for (const char* d : {"tasks/rmsnorm", "input/rmsnorm", "solution/rmsnorm"}) {
-    fs::create_directories(ws / d);
-    fs::copy(fs::path(AKO_SOURCE_DIR) / d, ws / d, fs::copy_options::recursive);
-  }
-  return ws;
-}
+fs::path make_workspace(const std::string& name) { return ako::testsupport::copy_workspace(name); }
 
 TEST(Cli, HelpTellsCommandsAndExitCodes) {
   const Ran r = ako("--help");

@@ -26,12 +26,7 @@ Ran ako(const std::string& args, const fs::path& cwd) { return ako::testsupport:
 // A throw-away workspace with the real task and an H200 config that differs from the H100's in
 // one class (3072 columns: BLOCK 512, ROWS_PER_BLOCK 4), so the builds show which file was used.
 fs::path make_workspace(const std::string& name) {
-  const fs::path ws = fs::temp_directory_path() / ("ako-devcfg-ws-" + name);
-  fs::remove_all(ws);
-  for (const char* d : {"tasks/rmsnorm", "input/rmsnorm", "solution/rmsnorm"}) {
-    fs::create_directories(ws / d);
-    fs::copy(fs::path(AKO_SOURCE_DIR) / d, ws / d, fs::copy_options::recursive);
-  }
+  const fs::path ws = ako::testsupport::copy_workspace("devcfg-" + name);
   std::string h200 = ako::read_file(ws / "solution/rmsnorm/configs/device_name=NVIDIA_H100_80GB_HBM3.json");
   const std::string c3072 = R"("BLOCK": 256, "VEC": 8, "ROWS_PER_BLOCK": 2, "CHUNKS": 3)";
   h200.replace(h200.find(c3072), c3072.size(), R"("BLOCK": 512, "VEC": 8, "ROWS_PER_BLOCK": 4, "CHUNKS": 3)");

@@ -27,11 +27,8 @@ Ran ako(const std::string& args, const fs::path& cwd) { return ako::testsupport:
 
 // A throw-away workspace: the real task, input, solution and committed baseline.
 fs::path make_workspace(const std::string& name) {
-  const fs::path ws = fs::temp_directory_path() / ("ako-gate-ws-" + name);
-  fs::remove_all(ws);
-  for (const char* d : {"tasks/rmsnorm", "input/rmsnorm", "solution/rmsnorm", "bench"}) fs::create_directories(ws / d);
-  for (const char* d : {"tasks/rmsnorm", "input/rmsnorm", "solution/rmsnorm"})
-    fs::copy(fs::path(AKO_SOURCE_DIR) / d, ws / d, fs::copy_options::recursive);
+  const fs::path ws = ako::testsupport::copy_workspace("gate-" + name);
+  fs::create_directories(ws / "bench");
   fs::copy_file(fs::path(AKO_SOURCE_DIR) / "bench/baseline.json", ws / "bench/baseline.json");
   return ws;
 }

@@ -13,11 +13,7 @@ using nlohmann::json;
 using testing::ScratchRoot;
 using Kind = exec::ArgJob::Kind;
 
-const Case& find_case(const std::vector<Case>& cases, const std::string& label) {
-  for (const auto& c : cases)
-    if (c.label() == label) return c;
-  throw std::runtime_error("no case " + label);
-}
+using testing::find_case;
 
 std::string spec_error(const ScratchRoot& root, const json& doc) {
   try {

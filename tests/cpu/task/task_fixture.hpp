@@ -9,6 +9,8 @@
 // assert exact params, name expressions and launch geometry, which change whenever the
 // solution gains a parameter.
 #include <atomic>
+#include <stdexcept>
+#include <vector>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -17,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "task/cases.hpp"
 #include "task/spec.hpp"
 
 namespace ako::task::testing {
@@ -76,5 +79,12 @@ class ScratchRoot {
  private:
   std::filesystem::path path_;
 };
+
+// The case with this label; throws when there is none.
+inline const Case& find_case(const std::vector<Case>& cases, const std::string& label) {
+  for (const auto& c : cases)
+    if (c.label() == label) return c;
+  throw std::runtime_error("no case " + label);
+}
 
 }  // namespace ako::task::testing
