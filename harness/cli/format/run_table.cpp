@@ -213,16 +213,16 @@ std::string format_baseline_lines(const RunResult& r) {
   std::string out;
   for (const auto& name : baseline_names(r)) {
     std::vector<double> speedups;
-    int absent = 0, wrong = 0;
+    int untimed = 0, wrong = 0;   // cases with the baseline where no speedup exists, and why
     for (const auto& c : r.cases)
       for (const auto& b : c.baselines) {
-        if (b.name != name || c.verdict != Verdict::correct) continue;
-        if (b.speedup > 0) speedups.push_back(b.speedup);
-        else if (b.verdict == Verdict::skipped) ++absent;
-        else if (b.verdict != Verdict::correct) ++wrong;
+        if (b.name != name) continue;
+        if (c.verdict == Verdict::correct && b.speedup > 0) speedups.push_back(b.speedup);
+        else if (b.verdict == Verdict::incorrect || b.verdict == Verdict::failed) ++wrong;
+        else ++untimed;
       }
     if (speedups.empty()) {
-      out += fmt::format("BASELINE {}: n/a ({} cases not run, {} not correct)\n", name, absent, wrong);
+      out += fmt::format("BASELINE {}: n/a ({} cases not timed, {} not correct)\n", name, untimed, wrong);
       continue;
     }
     double log_sum = 0;
