@@ -16,11 +16,10 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// Names a baseline's expressions may use besides its lets: dims, flags and elem_bytes (the
-// size in bytes of the case's dtype).
+// Names a baseline's expressions may use besides its lets: dims, flags, axes and elem_bytes
+// (the size in bytes of the case's dtype).
 std::vector<std::string> base_names(const TaskSpec& spec) {
-  std::vector<std::string> known = spec.dims;
-  known.insert(known.end(), spec.flags.begin(), spec.flags.end());
+  std::vector<std::string> known = expression_names(spec);
   known.push_back("elem_bytes");
   return known;
 }
@@ -36,7 +35,7 @@ std::vector<std::pair<std::string, std::string>> parse_lets(const Field& f, std:
     if (!is_identifier(name) || contains(known, name))
       e["name"].fail(fmt::format("expected a new identifier (not one of {}), got \"{}\"", join_names(known), name));
     const std::string value = e["value"].expression();
-    check_expression(e["value"], value, known, "an integer expression over " + join_names(known));
+    check_expression(e["value"], value, known, "an integer expression over " + join_names(identifiers_only(known)));
     known.push_back(name);
     out.emplace_back(name, value);
   }
@@ -74,18 +73,18 @@ BaselineSpec parse_baseline(const Field& e, const TaskSpec& spec, const std::vec
   std::vector<std::string> known = base_names(spec);
   if (e["when"].present()) {
     b.when = e["when"].non_empty_string();
-    check_expression(e["when"], b.when, known, "a boolean expression over " + join_names(known));
+    check_expression(e["when"], b.when, known, "a boolean expression over " + join_names(identifiers_only(known)));
   }
   b.lets = parse_lets(e["let"], known);
   b.scalars = parse_scalars(e["scalars"], spec, known);
   KernelScope scope;
-  scope.known = std::vector<std::string>(known.begin() + static_cast<long>(spec.dims.size() + spec.flags.size()),
-                                         known.end());
+  scope.known = std::vector<std::string>(known.begin() + static_cast<long>(expression_names(spec).size()), known.end());
   scope.scalars = b.scalars;
   b.kernel = parse_kernel(e, spec, KernelRole::baseline, scope);
   // Each source file is one NVRTC program with one set of options: a baseline's own includes
   // and options cannot share the reference's or the solution's program.
   if (b.kernel.file.lexically_normal() == spec.reference.file.lexically_normal() ||
+      b.kernel.file.lexically_normal() == spec.oracle.file.lexically_normal() ||
       b.kernel.file.lexically_normal() == spec.solution.file.lexically_normal())
     e["file"].fail("expected a file of the baseline's own, not the reference's or the solution's (an adapter .cuh "
                    "that includes it will do)");

@@ -18,16 +18,36 @@ namespace ako::task {
 namespace {
 
 using Flags = std::map<std::string, bool>;
+using Axes = std::map<std::string, model::AxisValue>;
 using Params = std::map<std::string, int64_t>;
 
-// Every combination of the flags: the first flag varies slowest, true before false.
-std::vector<Flags> flag_combinations(const std::vector<std::string>& flags) {
-  std::vector<Flags> out;
-  const size_t n = flags.size();
-  for (size_t combo = 0; combo < (size_t{1} << n); ++combo) {
-    Flags f;
-    for (size_t i = 0; i < n; ++i) f[flags[i]] = ((combo >> (n - 1 - i)) & 1) == 0;
-    out.push_back(std::move(f));
+// One point of the variant space: a value for every flag and every typed axis.
+struct Variant {
+  Flags flags;
+  Axes axes;
+};
+
+// Every combination: flags first, then axes, in declaration order, the first varying slowest;
+// flags true before false, axis values in the order given.
+std::vector<Variant> variants(const TaskSpec& spec) {
+  std::vector<Variant> out{Variant{}};
+  auto expand = [&out](const std::string& name, const std::vector<model::AxisValue>& values, bool flag) {
+    std::vector<Variant> next;
+    for (const Variant& v : out)
+      for (const auto& value : values) {
+        Variant w = v;
+        if (flag) w.flags[name] = std::get<bool>(value);
+        else w.axes[name] = value;
+        next.push_back(std::move(w));
+      }
+    out = std::move(next);
+  };
+  for (const auto& f : spec.flags) expand(f, {true, false}, true);
+  for (const auto& a : spec.axes) {
+    std::vector<model::AxisValue> values;
+    for (const auto& v : a.strings) values.emplace_back(v);
+    for (int64_t v : a.integers) values.emplace_back(v);
+    expand(a.name, values, false);
   }
   return out;
 }
@@ -44,9 +64,12 @@ std::string values_text(const std::vector<int64_t>& values) {
   return join_names(parts);
 }
 
-std::string make_label(const std::string& shape, DType dtype, const Flags& flags) {
+std::string make_label(const std::string& shape, DType dtype, const Flags& flags, const Axes& axes,
+                       const std::vector<model::Axis>& order) {
   std::string label = shape + " " + std::string(dtype_name(dtype));
   for (const auto& [name, on] : flags) label += (on ? " " : " no") + name;
+  for (const auto& a : order)
+    if (auto it = axes.find(a.name); it != axes.end()) label += " " + a.name + "=" + model::axis_value_text(it->second);
   return label;
 }
 
@@ -191,46 +214,139 @@ ScalarValues evaluate_scalars(const TaskSpec& spec, const std::vector<ScalarSpec
   return out;
 }
 
-std::vector<exec::BufferJob> make_buffers(const TaskSpec& spec, DType dtype, const Flags& flags, const ExprEnv& env,
-                                          const std::string& label) {
-  std::vector<exec::BufferJob> out;
+DType buffer_dtype(const BufferSpec& b, DType case_dtype, const Axes& axes) {
+  if (b.dtype == "$dtype") return case_dtype;
+  if (b.dtype[0] == '$') {
+    const std::string& chosen = std::get<std::string>(axes.at(b.dtype.substr(1)));
+    return chosen == "same" ? case_dtype : *parse_dtype(chosen);
+  }
+  return *parse_dtype(b.dtype);
+}
+
+// The extents of buffer `i`, each positive; `count` their product.
+std::vector<int64_t> buffer_extents(const TaskSpec& spec, size_t i, const ExprEnv& env, const std::string& label,
+                                    uint64_t& count) {
+  const BufferSpec& b = spec.buffers[i];
+  std::vector<int64_t> extents;
+  count = 1;
+  for (size_t d = 0; d < b.shape.size(); ++d) {
+    const std::string field = fmt::format("buffers[{}].shape[{}]", i, d);
+    int64_t extent = eval_field(spec, field, b.shape[d], env, label);
+    if (extent <= 0)
+      throw SpecError(spec.file.string(), field,
+                      fmt::format("case \"{}\": \"{}\" = {}; expected a positive extent", label, b.shape[d], extent));
+    if (__builtin_mul_overflow(count, static_cast<uint64_t>(extent), &count))
+      throw SpecError(spec.file.string(), fmt::format("buffers[{}].shape", i),
+                      fmt::format("case \"{}\": element count overflows 64 bits", label));
+    extents.push_back(extent);
+  }
+  return extents;
+}
+
+// A view evaluated and checked to lie inside its storage: its first and last element.
+model::View make_view(const TaskSpec& spec, size_t i, const std::vector<model::Buffer>& earlier,
+                      const std::vector<int64_t>& extents, const ExprEnv& env, const std::string& label) {
+  const ViewSpec& vs = *spec.buffers[i].view;
+  const std::string field = fmt::format("buffers[{}].view", i);
+  model::View v;
+  v.of = static_cast<int>(std::find_if(earlier.begin(), earlier.end(), [&](const model::Buffer& x) { return x.name == vs.of; }) -
+                          earlier.begin());
+  v.offset = eval_field(spec, field + ".offset", vs.offset, env, label);
+  v.extents = extents;
+  int64_t last = v.offset;
+  for (size_t d = 0; d < vs.strides.size(); ++d) {
+    const int64_t stride = eval_field(spec, fmt::format("{}.strides[{}]", field, d), vs.strides[d], env, label);
+    if (stride < 0)
+      throw SpecError(spec.file.string(), fmt::format("{}.strides[{}]", field, d),
+                      fmt::format("case \"{}\": stride {} is negative; expected 0 (broadcast) or more", label, stride));
+    v.strides.push_back(stride);
+    last += (extents[d] - 1) * stride;
+  }
+  const uint64_t storage = earlier[v.of].count;
+  if (v.offset < 0 || static_cast<uint64_t>(last) >= storage)
+    throw SpecError(spec.file.string(), field,
+                    fmt::format("case \"{}\": the view reaches elements {} to {} of \"{}\", which has {}", label, v.offset,
+                                last, vs.of, storage));
+  return v;
+}
+
+std::vector<model::Buffer> make_buffers(const TaskSpec& spec, DType dtype, const Variant& variant, const ExprEnv& env,
+                                        const std::string& label) {
+  std::vector<model::Buffer> out;
   for (size_t i = 0; i < spec.buffers.size(); ++i) {
     const BufferSpec& b = spec.buffers[i];
-    exec::BufferJob job;
+    model::Buffer job;
     job.name = b.name;
     job.role = b.role;
-    job.dtype = b.dtype == "$dtype" ? dtype : *parse_dtype(b.dtype);
-    job.present = b.present_if.empty() || flags.at(b.present_if);
-    job.init = b.init;
-    uint64_t count = 1;
-    for (size_t d = 0; d < b.shape.size(); ++d) {
-      const std::string field = fmt::format("buffers[{}].shape[{}]", i, d);
-      int64_t extent = eval_field(spec, field, b.shape[d], env, label);
-      if (extent <= 0)
-        throw SpecError(spec.file.string(), field,
-                        fmt::format("case \"{}\": \"{}\" = {}; expected a positive extent", label, b.shape[d], extent));
-      if (__builtin_mul_overflow(count, static_cast<uint64_t>(extent), &count))
-        throw SpecError(spec.file.string(), fmt::format("buffers[{}].shape", i),
-                        fmt::format("case \"{}\": element count overflows 64 bits", label));
+    job.present = b.present_if.empty() || eval_field(spec, fmt::format("buffers[{}].present_if", i), b.present_if, env, label) != 0;
+    job.extents = buffer_extents(spec, i, env, label, job.count);
+    if (b.view) {
+      job.view = make_view(spec, i, out, job.extents, env, label);
+      const model::Buffer& storage = out[job.view->of];
+      job.dtype = storage.dtype;
+      job.present = job.present && storage.present;
+    } else {
+      job.dtype = buffer_dtype(b, dtype, variant.axes);
     }
-    job.count = count;
+    job.init.dist = b.init.dist;
+    job.init.a = b.init.a;
+    job.init.b = b.init.b;
+    if (b.init.dist == "range") {
+      job.init.low = eval_field(spec, fmt::format("buffers[{}].init.low", i), b.init.low, env, label);
+      job.init.high = eval_field(spec, fmt::format("buffers[{}].init.high", i), b.init.high, env, label);
+      if (job.init.low >= job.init.high)
+        throw SpecError(spec.file.string(), fmt::format("buffers[{}].init", i),
+                        fmt::format("case \"{}\": range [{}, {}) is empty", label, job.init.low, job.init.high));
+    }
+    if (!dtype_is_integer(job.dtype)) {
+      auto own = b.tolerance.find(job.dtype);
+      job.tolerance = own != b.tolerance.end() ? own->second
+                      : spec.tolerance.count(job.dtype) ? spec.tolerance.at(job.dtype) : default_tolerance(job.dtype);
+    } else {
+      job.tolerance = model::Tolerance{0, 0};
+    }
     out.push_back(std::move(job));
   }
   return out;
 }
 
+// Bytes the op must move (Case::bytes).
+double roofline_bytes(const std::vector<model::Buffer>& buffers) {
+  std::vector<bool> has_views(buffers.size(), false);
+  for (const auto& b : buffers)
+    if (b.view && b.present) has_views[b.view->of] = true;
+  double bytes = 0;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const model::Buffer& b = buffers[i];
+    if (!b.present || has_views[i]) continue;
+    const double elements = static_cast<double>(b.view ? model::distinct_elements(*b.view) : b.count);
+    bytes += elements * static_cast<double>(dtype_size(b.dtype)) * (b.role == model::Role::inout ? 2 : 1);
+  }
+  return bytes;
+}
+
 // `extra_scalars`: a baseline's own scalars (their values are in `scalars` too).
+// The kernel name's placeholders for one case: {T} and {T_<buffer>} (C types; double for
+// every floating type in the oracle), {dtype}, each flag, axis, param and dim.
+std::map<std::string, std::string> name_placeholders_of(const Case& c, const Params& params, bool fp64) {
+  auto c_type = [fp64](DType t) { return std::string(fp64 && !dtype_is_integer(t) ? "double" : dtype_cuda_type(t)); };
+  std::map<std::string, std::string> placeholders{{"T", c_type(c.dtype)}, {"dtype", std::string(dtype_name(c.dtype))}};
+  for (const auto& b : c.buffers) placeholders["T_" + b.name] = c_type(b.dtype);
+  for (const auto& [name, on] : c.flags) placeholders[name] = on ? "true" : "false";
+  for (const auto& [name, v] : c.axes) placeholders[name] = model::axis_value_text(v);
+  for (const auto& [name, v] : params) placeholders[name] = std::to_string(v);
+  for (const auto& [name, v] : c.shape->dims) placeholders[name] = std::to_string(v);
+  return placeholders;
+}
+
 KernelInstance instantiate(const TaskSpec& spec, const KernelSpec& k, const std::string& kernel_field,
                            const ExprEnv& env, const Case& c, const Params& params, const ScalarValues& scalars,
-                           const std::string& label, const std::vector<ScalarSpec>& extra_scalars = {}) {
+                           const std::string& label, const std::vector<ScalarSpec>& extra_scalars = {},
+                           bool fp64 = false) {
   KernelInstance inst;
   inst.file = std::filesystem::absolute(spec.root / k.file).lexically_normal();
 
-  std::map<std::string, std::string> placeholders{{"T", std::string(dtype_cuda_type(c.dtype))},
-                                                  {"dtype", std::string(dtype_name(c.dtype))}};
-  for (const auto& [name, on] : c.flags) placeholders[name] = on ? "true" : "false";
-  for (const auto& [name, v] : params) placeholders[name] = std::to_string(v);
-  for (const auto& [name, v] : c.shape->dims) placeholders[name] = std::to_string(v);
+  const std::map<std::string, std::string> placeholders = name_placeholders_of(c, params, fp64);
   try {
     inst.name_expression = expand_name_expression(k.kernel, placeholders);
   } catch (const Error& e) {
@@ -246,11 +362,11 @@ KernelInstance instantiate(const TaskSpec& spec, const KernelSpec& k, const std:
   inst.shared_bytes = static_cast<uint32_t>(shared);
 
   for (const auto& name : k.args) {
-    exec::ArgJob arg;
-    auto buf = std::find_if(c.buffers.begin(), c.buffers.end(), [&](const exec::BufferJob& b) { return b.name == name; });
+    model::Arg arg;
+    auto buf = std::find_if(c.buffers.begin(), c.buffers.end(), [&](const model::Buffer& b) { return b.name == name; });
     if (buf != c.buffers.end()) {
       if (buf->present) {
-        arg.kind = exec::ArgJob::Kind::buffer;
+        arg.kind = model::Arg::Kind::buffer;
         arg.buffer = static_cast<int>(buf - c.buffers.begin());
       }  // else: kind null, the kernel sees nullptr
     } else {
@@ -258,10 +374,10 @@ KernelInstance instantiate(const TaskSpec& spec, const KernelSpec& k, const std:
       auto s = std::find_if(spec.scalars.begin(), spec.scalars.end(), named);
       if (s == spec.scalars.end()) s = std::find_if(extra_scalars.begin(), extra_scalars.end(), named);
       if (s->type == ScalarType::f32) {
-        arg.kind = exec::ArgJob::Kind::f32;
+        arg.kind = model::Arg::Kind::f32;
         arg.f = scalars.floats.at(name);
       } else {
-        arg.kind = s->type == ScalarType::i32 ? exec::ArgJob::Kind::i32 : exec::ArgJob::Kind::i64;
+        arg.kind = s->type == ScalarType::i32 ? model::Arg::Kind::i32 : model::Arg::Kind::i64;
         arg.i = scalars.ints.at(name);
       }
     }
@@ -310,19 +426,29 @@ void check_constraints(const TaskSpec& spec, const ExprEnv& env, const ParamChoi
   }
 }
 
-Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const Flags& flags, bool compare,
+// The expression environment of a case: dims, flags (0 / 1), axes (integers, or a string's
+// string_value so that axis == 'value' compares).
+ExprEnv case_env(const ShapeSpec& shape, const Variant& variant) {
+  ExprEnv env;
+  for (const auto& [name, v] : shape.dims) env[name] = v;
+  for (const auto& [name, on] : variant.flags) env[name] = on ? 1 : 0;
+  for (const auto& [name, v] : variant.axes)
+    env[name] = std::holds_alternative<int64_t>(v) ? std::get<int64_t>(v) : string_value(std::get<std::string>(v));
+  return env;
+}
+
+Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const Variant& variant, bool compare,
                const ParamOverrides& overrides) {
   Case c;
   c.kind = compare ? "compare" : "reference_check";
   c.shape = &shape;
   c.dtype = dtype;
-  c.flags = flags;
-  const std::string label = make_label(shape.name, dtype, flags);
+  c.flags = variant.flags;
+  c.axes = variant.axes;
+  const std::string label = c.label_text = make_label(shape.name, dtype, variant.flags, variant.axes, spec.axes);
 
-  ExprEnv env;
-  for (const auto& [name, v] : shape.dims) env[name] = v;
-  for (const auto& [name, on] : flags) env[name] = on ? 1 : 0;
-  c.buffers = make_buffers(spec, dtype, flags, env, label);
+  const ExprEnv env = case_env(shape, variant);
+  c.buffers = make_buffers(spec, dtype, variant, env, label);
   ScalarValues scalars = evaluate_scalars(spec, spec.scalars, "", env, label);
   for (const auto& [name, v] : scalars.ints) c.scalars[name] = static_cast<double>(v);
   for (const auto& [name, v] : scalars.floats) c.scalars[name] = v;
@@ -339,33 +465,32 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
     c.solution = instantiate(spec, spec.solution, "solution", solution_env, c, c.params, scalars, label);
     for (size_t i = 0; i < spec.baselines.size(); ++i)
       c.baselines.push_back(instantiate_baseline(spec, i, env, c, scalars, label));
+  } else {
+    c.oracle = instantiate(spec, spec.oracle, "oracle", env, c, {}, scalars, label, {}, true);
   }
-
-  c.tolerance = spec.tolerance.count(dtype) ? spec.tolerance.at(dtype) : default_tolerance(dtype);
-  for (const auto& b : c.buffers)
-    if (b.present) c.bytes += static_cast<double>(b.count) * static_cast<double>(dtype_size(b.dtype));
+  c.bytes = roofline_bytes(c.buffers);
   return c;
 }
 
 }  // namespace
 
-std::string Case::label() const { return make_label(shape ? shape->name : "?", dtype, flags); }
+std::string Case::label() const { return label_text; }
 
 std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter, const ParamOverrides& overrides,
                                bool with_checks) {
   check_overrides(spec, overrides);
   const auto shapes = select_shapes(spec, filter);
   const auto dtypes = select_dtypes(spec, filter);
-  const auto combos = flag_combinations(spec.flags);
+  const auto combos = variants(spec);
 
   std::vector<Case> cases;
   for (const ShapeSpec* shape : shapes)
     for (DType dtype : dtypes)
-      for (const Flags& flags : combos) cases.push_back(make_case(spec, *shape, dtype, flags, true, overrides));
+      for (const Variant& v : combos) cases.push_back(make_case(spec, *shape, dtype, v, true, overrides));
   if (with_checks)
     for (const ShapeSpec& shape : spec.check_shapes)
       for (DType dtype : dtypes)
-        for (const Flags& flags : combos) cases.push_back(make_case(spec, shape, dtype, flags, false, overrides));
+        for (const Variant& v : combos) cases.push_back(make_case(spec, shape, dtype, v, false, overrides));
   return cases;
 }
 

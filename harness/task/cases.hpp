@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "model/arg.hpp"
+#include "model/axis.hpp"
+#include "model/buffer.hpp"
 #include "task/spec.hpp"
 
 namespace ako::task {
@@ -20,7 +23,7 @@ struct KernelInstance {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
   uint32_t shared_bytes = 0;
-  std::vector<exec::ArgJob> args;        // buffers resolved to indices into Case::buffers
+  std::vector<model::Arg> args;          // buffers resolved to indices into Case::buffers
 };
 
 // One baseline (spec.baselines) for one compare case: its instance, or why it does not run.
@@ -36,20 +39,25 @@ struct Case {
   const ShapeSpec* shape = nullptr;
   DType dtype = DType::bf16;
   std::map<std::string, bool> flags;
+  std::map<std::string, model::AxisValue> axes;  // one value per typed axis of the spec
   std::map<std::string, int64_t> params;  // solution parameters (empty for reference_check)
   std::string config_class;               // config class the params came from ("default", ...)
   std::string config_note;                // shape not tuned: which tuned class stands in (task/config.hpp)
-  std::vector<exec::BufferJob> buffers;
-  std::map<std::string, double> scalars;  // every scalar's value (for the CPU reference)
+  std::vector<model::Buffer> buffers;
+  std::map<std::string, double> scalars;  // every scalar's value
   KernelInstance reference;
+  std::optional<KernelInstance> oracle;   // reference_check only: the fp64 oracle ({T} = double)
   std::optional<KernelInstance> solution;
   std::vector<BaselineInstance> baselines;  // compare cases: one per spec baseline, in spec order
-  exec::Tolerance tolerance;
-  double bytes = 0;                      // sum over present buffers: inputs/weights read once,
-                                         // outputs written once
-  // "<shape> <dtype>" then each flag as "<flag>" or "no<flag>": "flux1-single bf16 weight",
-  // "flux1-single bf16 noweight". Stable: results, logs and baselines key on it.
+  // Bytes the op must move, each buffer at its own size and dtype: in read once, out written
+  // once, inout read and written; a view counts its distinct elements (a broadcast one
+  // once), a storage reached only through views counts through them.
+  double bytes = 0;
+  // "<shape> <dtype>" then each flag as "<flag>" or "no<flag>", then each typed axis as
+  // "<axis>=<value>" in declaration order: "flux1-single bf16 weight", "wan bf16
+  // scale_layout=bf1c". Stable: results, logs and baselines key on it.
   std::string label() const;
+  std::string label_text;                // set by expand_cases
 };
 
 // Unknown shape names and dtypes the spec lacks are errors (ako::Error listing the known ones).
@@ -64,8 +72,8 @@ struct CaseFilter {
 using ParamOverrides = std::map<std::string, int64_t>;
 
 // Expand the benchmark cases (compare) and, when with_checks, the reference_check cases after
-// them. Order: shape (spec order), dtype (spec order), flag combination (first flag slowest,
-// true before false). Overrides naming an unknown param or a value not allowed throw SpecError.
+// them. Order: shape (spec order), dtype (spec order), variant (flags then axes, the first
+// slowest; true before false, axis values in the order given). Overrides naming an unknown param or a value not allowed throw SpecError.
 // Throws SpecError when a case's parameters violate the constraints or an expression fails.
 std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter,
                                const ParamOverrides& overrides, bool with_checks);

@@ -28,8 +28,7 @@ std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::file
     if (source) *source = text;
   }
 
-  std::vector<std::string> when_names = spec.dims;
-  when_names.insert(when_names.end(), spec.flags.begin(), spec.flags.end());
+  const std::vector<std::string> when_names = expression_names(spec);
   std::vector<std::string> param_names;
   for (const auto& p : spec.solution.params) param_names.push_back(p.name);
 
@@ -44,7 +43,7 @@ std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::file
       if (other.name == cls.name) c["name"].fail(fmt::format("expected a unique class name, got \"{}\" again", cls.name));
     if (c["when"].present()) {
       cls.when = c["when"].non_empty_string();
-      check_expression(c["when"], cls.when, when_names, "a boolean expression over the dims and flags");
+      check_expression(c["when"], cls.when, when_names, "a boolean expression over the dims, flags and axes");
     }
     if (c["params"].present()) {
       for (const auto& [name, value] : c["params"].members()) {

@@ -17,7 +17,7 @@
 namespace ako::task {
 namespace {
 
-enum class Op { literal, ident, call, neg, lnot, mul, div, mod, add, sub, lt, le, gt, ge, eq, ne, land, lor };
+enum class Op { literal, string, ident, call, cond, neg, lnot, mul, div, mod, add, sub, lt, le, gt, ge, eq, ne, land, lor };
 
 struct Node {
   Op op = Op::literal;
@@ -43,7 +43,7 @@ class Parser {
   explicit Parser(std::string_view text) : text_(text) {}
 
   NodePtr parse() {
-    NodePtr root = parse_or();
+    NodePtr root = parse_conditional();
     skip_space();
     if (at_ < text_.size()) fail(text_, at_, fmt::format("unexpected '{}'", text_[at_]));
     return root;
@@ -80,6 +80,19 @@ class Parser {
     return n;
   }
 
+  // c ? a : b, right-associative, lowest precedence (as in C).
+  NodePtr parse_conditional() {
+    NodePtr cond = parse_or();
+    skip_space();
+    size_t pos = at_;
+    if (!accept("?")) return cond;
+    NodePtr then = parse_conditional();
+    expect(':');
+    NodePtr otherwise = parse_conditional();
+    auto n = binary(Op::cond, pos, std::move(cond), std::move(then));
+    n->kids.push_back(std::move(otherwise));
+    return n;
+  }
   NodePtr parse_or() {
     NodePtr left = parse_and();
     for (;;) {
@@ -169,12 +182,13 @@ class Parser {
     char c = text_[at_];
     if (c == '(') {
       ++at_;
-      NodePtr inner = parse_or();
+      NodePtr inner = parse_conditional();
       expect(')');
       return inner;
     }
     auto n = std::make_unique<Node>();
     n->pos = pos;
+    if (c == '\'') return parse_string(std::move(n));
     if (std::isdigit(static_cast<unsigned char>(c))) {
       n->op = Op::literal;
       while (at_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[at_]))) {
@@ -200,6 +214,16 @@ class Parser {
     }
     fail(text_, pos, fmt::format("expected a number, an identifier or '(', got '{}'", c));
   }
+  // 'text': a value of a string axis, compared with == and != against the axis's name.
+  NodePtr parse_string(NodePtr n) {
+    const size_t end = text_.find('\'', at_ + 1);
+    if (end == std::string_view::npos) fail(text_, at_, "unterminated string literal (expected a closing ')");
+    n->op = Op::string;
+    n->name = std::string(text_.substr(at_ + 1, end - at_ - 1));
+    n->value = string_value(n->name);
+    at_ = end + 1;
+    return n;
+  }
   NodePtr parse_call(NodePtr n) {
     const Function* fn = nullptr;
     for (const auto& f : kFunctions)
@@ -208,8 +232,8 @@ class Parser {
       fail(text_, n->pos, fmt::format("unknown function '{}'; known: ceil_div, min, max, gcd, pow2", n->name));
     n->op = Op::call;
     expect('(');
-    n->kids.push_back(parse_or());
-    while (accept(",")) n->kids.push_back(parse_or());
+    n->kids.push_back(parse_conditional());
+    while (accept(",")) n->kids.push_back(parse_conditional());
     expect(')');
     if (n->kids.size() != fn->arity)
       fail(text_, n->pos, fmt::format("{}() takes {} argument{}, got {}", fn->name, fn->arity,
@@ -224,7 +248,9 @@ class Evaluator {
 
   int64_t eval(const Node& n) const {
     switch (n.op) {
-      case Op::literal: return n.value;
+      case Op::literal:
+      case Op::string: return n.value;
+      case Op::cond: return eval(*n.kids[0]) != 0 ? eval(*n.kids[1]) : eval(*n.kids[2]);
       case Op::ident: return lookup(n);
       case Op::call: return call(n);
       case Op::neg: {
@@ -297,9 +323,9 @@ class Evaluator {
   }
 };
 
-void collect_identifiers(const Node& n, std::set<std::string>& out) {
-  if (n.op == Op::ident) out.insert(n.name);
-  for (const auto& k : n.kids) collect_identifiers(*k, out);
+void collect(const Node& n, Op op, std::set<std::string>& out) {
+  if (n.op == op) out.insert(n.name);
+  for (const auto& k : n.kids) collect(*k, op, out);
 }
 
 }  // namespace
@@ -314,8 +340,22 @@ bool eval_bool(std::string_view expr, const ExprEnv& env) { return eval_int(expr
 std::set<std::string> expr_identifiers(std::string_view expr) {
   NodePtr root = Parser(expr).parse();
   std::set<std::string> out;
-  collect_identifiers(*root, out);
+  collect(*root, Op::ident, out);
   return out;
+}
+
+std::set<std::string> expr_strings(std::string_view expr) {
+  NodePtr root = Parser(expr).parse();
+  std::set<std::string> out;
+  collect(*root, Op::string, out);
+  return out;
+}
+
+int64_t string_value(std::string_view text) {
+  // FNV-1a, then the sign bit set: far from every size a spec computes, equal only for equal text.
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return static_cast<int64_t>((h >> 1) | (uint64_t{1} << 63));
 }
 
 }  // namespace ako::task

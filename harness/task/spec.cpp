@@ -20,7 +20,7 @@
 namespace ako::task {
 namespace {
 
-const std::vector<std::string> kDtypeNames = {"bf16", "fp16", "fp32"};
+const std::vector<std::string> kDtypeNames = {"bf16", "fp16", "fp32"};  // what a case runs in
 // Names the expression language or the name templates already give a meaning to.
 const std::vector<std::string> kReservedNames = {"T", "dtype", "ceil_div", "min", "max", "gcd", "pow2", "elem_bytes"};
 
@@ -36,21 +36,8 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 DType dtype_of(const Field& f) {
   std::string s = f.string();
   auto t = parse_dtype(s);
-  if (!t) f.fail(fmt::format("expected one of {}, got \"{}\"", join_names(kDtypeNames), s));
+  if (!t || dtype_is_integer(*t)) f.fail(fmt::format("expected one of {}, got \"{}\"", join_names(kDtypeNames), s));
   return *t;
-}
-
-// A name that expressions refer to (dim, flag, param): an identifier, not reserved, not taken.
-std::string declared_name(const Field& f, const std::vector<std::string>& taken, std::string_view what) {
-  std::string name = f.string();
-  if (!is_identifier(name))
-    f.fail(fmt::format("expected {} name that is an identifier ([A-Za-z_][A-Za-z0-9_]*), got \"{}\"", what, name));
-  if (contains(kReservedNames, name))
-    f.fail(fmt::format("expected {} name other than the reserved {}, got \"{}\"", what,
-                       join_names(kReservedNames), name));
-  if (contains(taken, name))
-    f.fail(fmt::format("expected {} name not used by another dim, flag or param, got \"{}\"", what, name));
-  return name;
 }
 
 std::vector<std::string> identifier_list(const Field& f, std::vector<std::string>& taken, std::string_view what,
@@ -79,96 +66,19 @@ std::vector<DType> parse_dtypes(const Field& f) {
   return out;
 }
 
-double non_negative(const Field& f, double fallback) {
-  if (!f.present()) return fallback;
-  double v = f.number();
-  if (!(v >= 0) || !std::isfinite(v)) f.fail("expected a finite number >= 0, " + f.got());
-  return v;
-}
-
-std::map<DType, exec::Tolerance> parse_tolerance(const Field& f, const std::vector<DType>& dtypes) {
-  std::map<DType, exec::Tolerance> out;
-  if (f.present()) {
-    for (const auto& [key, entry] : f.members()) {
-      auto t = parse_dtype(key);
-      if (!t) entry.fail(fmt::format("unknown dtype; expected keys among {}, got \"{}\"", join_names(kDtypeNames), key));
-      entry.only_keys({"atol", "rtol"});
-      exec::Tolerance d = default_tolerance(*t);
-      out[*t] = exec::Tolerance{non_negative(entry["atol"], d.atol), non_negative(entry["rtol"], d.rtol)};
-    }
-  }
-  for (DType t : dtypes)
-    if (!out.count(t)) out[t] = default_tolerance(t);
-  return out;
-}
-
-exec::InitSpec parse_init(const Field& f) {
-  exec::InitSpec init;
-  if (!f.present()) return init;
-  f.require_object();
-  init.dist = f["dist"].present() ? f["dist"].string() : "normal";
-  if (init.dist == "normal") {
-    f.only_keys({"dist", "mean", "std"});
-    init.a = f["mean"].present() ? f["mean"].number() : 0.0;
-    init.b = non_negative(f["std"], 1.0);
-  } else if (init.dist == "uniform") {
-    f.only_keys({"dist", "low", "high"});
-    init.a = f["low"].present() ? f["low"].number() : 0.0;
-    init.b = f["high"].present() ? f["high"].number() : 1.0;
-    if (!(init.a < init.b)) f["high"].fail(fmt::format("expected high > low ({}), got {}", init.a, init.b));
-  } else {
-    f["dist"].fail(fmt::format("expected one of normal, uniform, got \"{}\"", init.dist));
-  }
-  return init;
-}
-
-exec::BufferRole parse_role(const Field& f) {
-  std::string s = f.string();
-  if (s == "input") return exec::BufferRole::input;
-  if (s == "weight") return exec::BufferRole::weight;
-  if (s == "output") return exec::BufferRole::output;
-  f.fail(fmt::format("expected one of input, weight, output, got \"{}\"", s));
-}
-
-std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec) {
-  f.require_array();
-  if (f.value().empty()) f.fail("expected a non-empty array of buffers");
-  std::vector<BufferSpec> out;
-  for (const Field& e : f.elements()) {
-    e.only_keys({"name", "role", "dtype", "shape", "present_if", "init"});
-    BufferSpec b;
-    b.name = e["name"].non_empty_string();
-    for (const auto& other : out)
-      if (other.name == b.name) e["name"].fail(fmt::format("expected a unique buffer name, got \"{}\" again", b.name));
-    b.role = parse_role(e["role"]);
-    if (e["dtype"].present()) {
-      b.dtype = e["dtype"].string();
-      if (b.dtype != "$dtype" && !parse_dtype(b.dtype))
-        e["dtype"].fail(fmt::format("expected \"$dtype\" or one of {}, got \"{}\"", join_names(kDtypeNames), b.dtype));
-    }
-    Field shape = e["shape"];
-    shape.require_array();
-    if (shape.value().empty()) shape.fail("expected a non-empty array of extent expressions over the dims");
-    for (const Field& extent : shape.elements()) {
-      b.shape.push_back(extent.expression());
-      check_expression(extent, b.shape.back(), spec.dims, "an integer expression over the dims");
-    }
-    if (e["present_if"].present()) {
-      b.present_if = e["present_if"].string();
-      if (!contains(spec.flags, b.present_if))
-        e["present_if"].fail(fmt::format("expected the name of a declared flag ({}), got \"{}\"",
-                                         spec.flags.empty() ? std::string("none declared") : join_names(spec.flags),
-                                         b.present_if));
-    }
-    b.init = parse_init(e["init"]);
-    out.push_back(std::move(b));
-  }
-  bool has_output = std::any_of(out.begin(), out.end(), [](const BufferSpec& b) { return b.role == exec::BufferRole::output; });
-  if (!has_output) f.fail("expected at least one buffer with role \"output\" (the result that is compared)");
-  return out;
-}
-
 }  // namespace
+
+std::string declared_name(const Field& f, const std::vector<std::string>& taken, std::string_view what) {
+  std::string name = f.string();
+  if (!is_identifier(name))
+    f.fail(fmt::format("expected {} name that is an identifier ([A-Za-z_][A-Za-z0-9_]*), got \"{}\"", what, name));
+  if (contains(kReservedNames, name))
+    f.fail(fmt::format("expected {} name other than the reserved {}, got \"{}\"", what,
+                       join_names(kReservedNames), name));
+  if (contains(taken, name))
+    f.fail(fmt::format("expected {} name not used by another dim, flag, axis or param, got \"{}\"", what, name));
+  return name;
+}
 
 std::vector<ScalarSpec> parse_scalars(const Field& f, const TaskSpec& spec, const std::vector<std::string>& known) {
   std::vector<ScalarSpec> out;
@@ -194,7 +104,7 @@ std::vector<ScalarSpec> parse_scalars(const Field& f, const TaskSpec& spec, cons
       s.value = value.value().dump();  // JSON's shortest round-trip spelling
     } else {
       s.value = value.expression();
-      check_expression(value, s.value, known, "an integer expression over " + join_names(known));
+      check_expression(value, s.value, known, "an integer expression over " + join_names(identifiers_only(known)));
     }
     out.push_back(std::move(s));
   }
@@ -210,7 +120,7 @@ std::vector<std::string> geometry(const Field& f, const std::vector<std::string>
   std::vector<std::string> out;
   for (const Field& e : f.elements()) {
     out.push_back(e.expression());
-    check_expression(e, out.back(), known, "an integer expression over " + join_names(known));
+    check_expression(e, out.back(), known, "an integer expression over " + join_names(identifiers_only(known)));
   }
   return out;
 }
@@ -266,15 +176,21 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, KernelRole role, c
   const bool solution = role == KernelRole::solution;
   if (solution)
     f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes", "params", "constraints", "config", "allow"});
-  else if (role == KernelRole::reference)
+  else if (role == KernelRole::reference || role == KernelRole::oracle)
     f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes"});
+  if (role == KernelRole::oracle && !f.present())
+    f.fail("required: the task's fp64 oracle (a kernel in double precision the reference is checked against on "
+           "check_shapes; tasks/README.md, \"Oracle\")");
   KernelSpec k;
   k.file = existing_file(f["file"], spec.root);
-  if (solution) k.params = parse_params(f["params"], concat(spec.dims, spec.flags));
+  const std::vector<std::string> names = expression_names(spec);
+  if (solution) k.params = parse_params(f["params"], names);
 
   std::vector<std::string> param_names;
   for (const auto& p : k.params) param_names.push_back(p.name);
-  const auto known = concat(concat(concat(spec.dims, spec.flags), param_names), scope.known);
+  const auto known = concat(concat(names, param_names), scope.known);
+  std::vector<std::string> type_names;   // {T_<buffer>}: each buffer's element type
+  for (const auto& b : spec.buffers) type_names.push_back("T_" + b.name);
 
   k.kernel = f["kernel"].non_empty_string();
   std::vector<std::string> placeholders;
@@ -284,9 +200,9 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, KernelRole role, c
     f["kernel"].fail(std::string("expected a kernel name template; ") + e.what());
   }
   for (const auto& p : placeholders)
-    if (p != "T" && p != "dtype" && !contains(known, p))
-      f["kernel"].fail(fmt::format("expected placeholders among {{T}}, {{dtype}} and {}; got {{{}}}",
-                                   join_names(known), p));
+    if (p != "T" && p != "dtype" && (p.empty() || p[0] == '\'' || !contains(known, p)) && !contains(type_names, p))
+      f["kernel"].fail(fmt::format("expected placeholders among {{T}}, {{dtype}}, {} and {}; got {{{}}}",
+                                   join_names(type_names), join_names(identifiers_only(known)), p));
 
   Field args = f["args"];
   args.require_array();
@@ -305,12 +221,12 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, KernelRole role, c
   k.block = geometry(f["block"], known, "block");
   if (f["shared_bytes"].present()) {
     k.shared_bytes = f["shared_bytes"].expression();
-    check_expression(f["shared_bytes"], k.shared_bytes, known, "an integer expression over " + join_names(known));
+    check_expression(f["shared_bytes"], k.shared_bytes, known, "an integer expression over " + join_names(identifiers_only(known)));
   }
   if (solution && f["constraints"].present()) {
     for (const Field& c : f["constraints"].elements()) {
       k.constraints.push_back(c.non_empty_string());
-      check_expression(c, k.constraints.back(), known, "a boolean expression over " + join_names(known));
+      check_expression(c, k.constraints.back(), known, "a boolean expression over " + join_names(identifiers_only(known)));
     }
   }
   if (solution && f["config"].present()) {
@@ -368,30 +284,55 @@ std::vector<ShapeSpec> parse_shapes(const Field& f, const TaskSpec& spec, std::s
 
 }  // namespace
 
-exec::Tolerance default_tolerance(DType dtype) {
-  if (dtype == DType::fp32) return exec::Tolerance{1e-5, 1e-5};
-  return exec::Tolerance{1e-2, 1e-2};
+model::Tolerance default_tolerance(DType dtype) {
+  if (dtype == DType::fp32) return model::Tolerance{1e-5, 1e-5};
+  return model::Tolerance{1e-2, 1e-2};
 }
+
+std::vector<std::string> expression_names(const TaskSpec& spec) {
+  std::vector<std::string> names = concat(spec.dims, spec.flags);
+  for (const auto& a : spec.axes) names.push_back(a.name);
+  for (const auto& a : spec.axes)
+    for (const auto& v : a.strings)
+      if (!contains(names, "'" + v + "'")) names.push_back("'" + v + "'");
+  return names;
+}
+
+namespace {
+
+// ako.task/1 had the CPU reference chosen by "op" and roles input / weight / output; reading
+// it as version 2 would fail field by field, so one message says how to convert.
+[[noreturn]] void refuse_version_1(const Field& schema) {
+  schema.fail(fmt::format(
+      "expected \"{}\", got \"ako.task/1\". Convert: set \"schema\" to \"{}\"; in \"buffers\", role "
+      "\"input\" and \"weight\" become \"in\", \"output\" becomes \"out\", and \"present_if\" may stay a flag "
+      "name; remove \"op\" and add an \"oracle\" kernel (the fp64 ground truth the reference is checked against, "
+      "e.g. input/<task>/oracle.cuh). tasks/README.md, \"Converting from ako.task/1\", has the rmsnorm diff",
+      kTaskSchema, kTaskSchema));
+}
+
+}  // namespace
 
 TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file, const std::filesystem::path& root) {
   const std::string file_name = file.string();
   Field top(&doc, "", &file_name);
-  top.only_keys({"schema", "name", "description", "op", "dims", "dtypes", "flags", "trials", "tolerance", "buffers",
-                 "scalars", "reference", "solution", "baselines", "shapes", "check_shapes", "port"});
   TaskSpec spec;
   spec.file = file;
   spec.root = root;
 
   std::string schema = top["schema"].string();
+  if (schema == "ako.task/1") refuse_version_1(top["schema"]);
   if (schema != kTaskSchema) top["schema"].fail(fmt::format("expected \"{}\", got \"{}\"", kTaskSchema, schema));
+  top.only_keys({"schema", "name", "description", "dims", "dtypes", "flags", "axes", "trials", "tolerance", "buffers",
+                 "scalars", "reference", "oracle", "solution", "baselines", "shapes", "check_shapes", "port"});
   spec.name = top["name"].non_empty_string();
   if (top["description"].present()) spec.description = top["description"].string();
-  spec.op = top["op"].non_empty_string();
 
   std::vector<std::string> taken;
   spec.dims = identifier_list(top["dims"], taken, "dim", true);
   spec.dtypes = parse_dtypes(top["dtypes"]);
   spec.flags = identifier_list(top["flags"], taken, "flag", false);
+  spec.axes = parse_axes(top["axes"], taken);
   if (top["trials"].present()) {
     int64_t trials = top["trials"].integer();
     if (trials < 1 || trials > 1000) top["trials"].fail(fmt::format("expected an integer from 1 to 1000, got {}", trials));
@@ -400,8 +341,9 @@ TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file
   spec.tolerance = parse_tolerance(top["tolerance"], spec.dtypes);
 
   spec.buffers = parse_buffers(top["buffers"], spec);
-  spec.scalars = parse_scalars(top["scalars"], spec, concat(spec.dims, spec.flags));
+  spec.scalars = parse_scalars(top["scalars"], spec, expression_names(spec));
   spec.reference = parse_kernel(top["reference"], spec, KernelRole::reference);
+  spec.oracle = parse_kernel(top["oracle"], spec, KernelRole::oracle);
   spec.solution = parse_kernel(top["solution"], spec, KernelRole::solution);
   spec.baselines = parse_baselines(top["baselines"], spec);
 

@@ -11,21 +11,40 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/dtype.hpp"
-#include "exec/protocol/job.hpp"
+#include "model/axis.hpp"
+#include "model/buffer.hpp"
+#include "model/dtype.hpp"
 
 namespace ako::task {
 
-inline constexpr const char* kTaskSchema = "ako.task/1";
+inline constexpr const char* kTaskSchema = "ako.task/2";
 inline constexpr const char* kConfigSchema = "ako.config/1";
+
+// A buffer's "init" as written: integer bounds are expressions evaluated per case.
+struct InitSpec {
+  std::string dist = "normal";           // normal (mean a, std b), uniform [a, b), range [low, high)
+  double a = 0.0, b = 1.0;
+  std::string low, high;                 // range only: integer expressions over dims and axes
+};
+
+// A buffer's "view": a window into another buffer's allocation (model::View, evaluated).
+struct ViewSpec {
+  std::string of;                        // the storage buffer's name (not itself a view)
+  std::string offset = "0";              // elements, integer expression
+  std::vector<std::string> strides;      // elements, one per shape extent; 0 broadcasts
+};
 
 struct BufferSpec {
   std::string name;
-  exec::BufferRole role = exec::BufferRole::input;
-  std::string dtype = "$dtype";          // "$dtype" (the case's dtype) or a fixed dtype name
-  std::vector<std::string> shape;        // integer expressions over the dims
-  std::string present_if;                // empty: always; else the name of a boolean flag
-  exec::InitSpec init;
+  model::Role role = model::Role::in;
+  // "$dtype" (the case's dtype), a dtype name (bf16 fp16 fp32 i32 i64), or "$<axis>" for a
+  // string axis whose values are dtype names or "same" (= the case's dtype).
+  std::string dtype = "$dtype";
+  std::vector<std::string> shape;        // integer expressions over dims and axes
+  std::string present_if;                // empty: always; else a boolean expression over flags, axes, dims
+  InitSpec init;
+  std::map<DType, model::Tolerance> tolerance;  // per-buffer overrides of the task's (out / inout)
+  std::optional<ViewSpec> view;
 };
 
 enum class ScalarType { i32, i64, f32 };
@@ -104,18 +123,19 @@ struct TaskSpec {
   std::filesystem::path root;            // repository root that relative paths resolve against
   std::string name;
   std::string description;
-  std::string op;                        // CPU reference, e.g. "rmsnorm"
   std::vector<std::string> dims;         // dimension names, e.g. {"rows", "cols"}
   std::vector<DType> dtypes;
   std::vector<std::string> flags;        // boolean variant axes, e.g. {"weight"}
+  std::vector<model::Axis> axes;         // typed variant axes (string or integer values)
   std::vector<ShapeSpec> shapes;         // the benchmark shape set
-  std::vector<ShapeSpec> check_shapes;   // small shapes where the reference meets the CPU double
+  std::vector<ShapeSpec> check_shapes;   // small shapes where the reference meets the fp64 oracle
   std::vector<BufferSpec> buffers;
   std::vector<ScalarSpec> scalars;
   KernelSpec reference;
+  KernelSpec oracle;                     // fp64 ground truth of the reference (tasks/README.md, "Oracle")
   KernelSpec solution;
   std::vector<BaselineSpec> baselines;   // peers timed beside the solution (may be empty)
-  std::map<DType, exec::Tolerance> tolerance;  // one entry per dtype in `dtypes` (defaults filled in)
+  std::map<DType, model::Tolerance> tolerance;  // one entry per floating dtype in `dtypes` (defaults filled in)
   int trials = 3;
   nlohmann::json port = nlohmann::json::object();  // port target, read by `ako port`
   // Every file of the solution's config folder, read at load time: device files in name
@@ -135,9 +155,13 @@ struct TaskSpec {
 inline const std::vector<std::string> kStaticChecks = {"device_globals", "clock",      "device_launch", "device_heap",
                                                       "l2_persist",     "l2_discard", "local_memory"};
 
+// Every name an expression of the spec may use beyond params and lets: dims, flags, axes, and
+// each string axis value quoted ('bc'), which check_expression reads as the allowed literals.
+std::vector<std::string> expression_names(const TaskSpec& spec);
+
 // Tolerance used for a dtype the spec's "tolerance" does not list: 1e-2/1e-2 for bf16 and
 // fp16, 1e-5/1e-5 for fp32.
-exec::Tolerance default_tolerance(DType dtype);
+model::Tolerance default_tolerance(DType dtype);
 
 // Parse and validate a config document against a parsed spec (its params, dims and flags).
 // `file` names the config in errors. Returns the classes; `source` receives the free text.

@@ -9,7 +9,7 @@
 
 namespace ako::task {
 
-enum class KernelRole { reference, solution, baseline };
+enum class KernelRole { reference, oracle, solution, baseline };
 
 // What a kernel's expressions and args may name beyond the task's dims, flags, buffers and
 // scalars (and the solution's params): a baseline's own lets and scalars.
@@ -24,6 +24,19 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, KernelRole role, c
 // A "scalars" array; integer values are expressions over `known`. Names must differ from the
 // spec's buffers and scalars.
 std::vector<ScalarSpec> parse_scalars(const Field& f, const TaskSpec& spec, const std::vector<std::string>& known);
+
+// A name that expressions refer to (dim, flag, axis, param): an identifier, not reserved, not
+// in `taken`. `what` names the kind in messages ("axis").
+std::string declared_name(const Field& f, const std::vector<std::string>& taken, std::string_view what);
+
+// A "tolerance" object keyed by floating dtype; every dtype of `fill_in` it lacks gets the default.
+std::map<DType, model::Tolerance> parse_tolerance(const Field& f, const std::vector<DType>& fill_in);
+
+// The optional "axes" array (task/buffer_spec.cpp); names are added to `taken`.
+std::vector<model::Axis> parse_axes(const Field& f, std::vector<std::string>& taken);
+
+// The "buffers" array (task/buffer_spec.cpp); dims, flags and axes must be parsed already.
+std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec);
 
 // The optional "baselines" array (task/baseline_spec.cpp).
 std::vector<BaselineSpec> parse_baselines(const Field& f, const TaskSpec& spec);

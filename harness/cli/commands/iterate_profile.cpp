@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/iterate_command.hpp"
-#include "common/dtype.hpp"
+#include "model/dtype.hpp"
 #include "common/error.hpp"
 #include "gate/case_key.hpp"
 #include "profile/ncu_profile.hpp"

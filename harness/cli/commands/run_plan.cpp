@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/atomic_file.hpp"
-#include "common/dtype.hpp"
+#include "model/dtype.hpp"
 #include "common/error.hpp"
 #include "search/tuning_db.hpp"
 #include "verify/static/static_check.hpp"

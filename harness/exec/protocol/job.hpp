@@ -4,7 +4,8 @@
 // ako (parent, no CUDA driver) resolves a task into concrete CaseJobs: every buffer with its
 // element count, every launch with its cubin, lowered name, grid, block and arguments. The
 // worker is therefore op-agnostic: it allocates, fills, poisons, launches, compares and times
-// exactly what the job says. Only the CPU double-precision check knows the op (verify/cpu).
+// exactly what the job says; even the fp64 oracle of a reference_check case is a kernel of the
+// task's own (tasks/README.md, "Oracle").
 //
 // Transport: the job is a JSON file (argv[1] of ako-worker); the worker writes one JSON
 // object per line to stdout (WorkerEvent). A case whose "result" line never arrives failed:
@@ -18,38 +19,35 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/dtype.hpp"
+#include "model/arg.hpp"
+#include "model/buffer.hpp"
+#include "model/dtype.hpp"
 #include "exec/protocol/launch_limit.hpp"
 #include "result/run_result.hpp"
 
+namespace ako::model {
+void to_json(nlohmann::json& j, const Init& v);
+void from_json(const nlohmann::json& j, Init& v);
+void to_json(nlohmann::json& j, const Tolerance& v);
+void from_json(const nlohmann::json& j, Tolerance& v);
+void to_json(nlohmann::json& j, const View& v);
+void from_json(const nlohmann::json& j, View& v);
+void to_json(nlohmann::json& j, const Buffer& v);
+void from_json(const nlohmann::json& j, Buffer& v);
+void to_json(nlohmann::json& j, const Arg& v);
+void from_json(const nlohmann::json& j, Arg& v);
+}  // namespace ako::model
+
 namespace ako::exec {
 
-inline constexpr const char* kWorkerProtocol = "ako.worker/1";
+inline constexpr const char* kWorkerProtocol = "ako.worker/2";
 
-enum class BufferRole { input, weight, output };
-
-// How a buffer is filled with fresh random values on the GPU (seeded per trial).
-struct InitSpec {
-  std::string dist = "normal";   // "normal" (a = mean, b = stddev) or "uniform" ([a, b))
-  double a = 0.0, b = 1.0;
-};
-
-struct BufferJob {
-  std::string name;
-  BufferRole role = BufferRole::input;
-  DType dtype = DType::bf16;
-  uint64_t count = 0;            // elements
-  bool present = true;           // absent optional buffers are passed as nullptr
-  InitSpec init;
-};
-
-struct ArgJob {
-  enum class Kind { buffer, null, i32, i64, f32 };
-  Kind kind = Kind::null;
-  int buffer = -1;               // index into CaseJob::buffers (kind == buffer)
-  int64_t i = 0;                 // i32 / i64 value
-  double f = 0.0;                // f32 value
-};
+// The task vocabulary (model/) as the protocol carries it.
+using BufferRole = model::Role;
+using InitSpec = model::Init;
+using BufferJob = model::Buffer;
+using ArgJob = model::Arg;
+using Tolerance = model::Tolerance;
 
 struct LaunchJob {
   std::string module;            // path of a cubin file
@@ -58,11 +56,6 @@ struct LaunchJob {
   std::array<uint32_t, 3> block{1, 1, 1};
   uint32_t shared_bytes = 0;     // dynamic shared memory
   std::vector<ArgJob> args;
-};
-
-struct Tolerance {
-  double atol = 1e-2;
-  double rtol = 1e-2;
 };
 
 struct TimingOptions {
@@ -86,16 +79,16 @@ struct BaselineJob {
 
 struct CaseJob {
   int index = 0;
-  std::string kind = "compare";  // "compare" or "reference_check" (reference vs CPU double)
-  std::string op;                // CPU reference name, e.g. "rmsnorm"
+  std::string kind = "compare";  // "compare" or "reference_check" (reference vs the fp64 oracle)
   std::string label;             // for messages, e.g. "flux1-single bf16 weight"
   std::map<std::string, int64_t> dims;
-  std::map<std::string, double> scalars;  // e.g. eps, for the CPU reference
   std::vector<BufferJob> buffers;
   LaunchJob reference;
   std::optional<LaunchJob> solution;      // absent for reference_check
+  // reference_check only: the task's fp64 oracle, launched on fp64 copies of every floating
+  // buffer (integer buffers as they are); the reference's outputs are compared with its own.
+  std::optional<LaunchJob> oracle;
   std::vector<BaselineJob> baselines;     // compare cases: the baselines that run here (may be empty)
-  Tolerance tolerance;
   int trials = 3;                // fresh inputs per trial
   uint64_t seed = 0;             // trial t uses seed + t
   bool time = true;              // time reference and solution after validation
@@ -134,16 +127,10 @@ struct WorkerEvent {
 };
 
 // Plain records: every field, by its own name; absent fields keep their defaults on reading.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InitSpec, dist, a, b)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Tolerance, atol, rtol)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingOptions, hot, l2_flush, use_cupti, warmup_runs, warmup_ms, min_samples,
                                                 max_samples, max_time_s, target_ci_rel)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SupportModule, module, functions)
 
-void to_json(nlohmann::json& j, const BufferJob& v);
-void from_json(const nlohmann::json& j, BufferJob& v);
-void to_json(nlohmann::json& j, const ArgJob& v);
-void from_json(const nlohmann::json& j, ArgJob& v);
 void to_json(nlohmann::json& j, const LaunchJob& v);
 void from_json(const nlohmann::json& j, LaunchJob& v);
 void to_json(nlohmann::json& j, const BaselineJob& v);

@@ -6,16 +6,6 @@ namespace ako::exec {
 
 using nlohmann::json;
 
-NLOHMANN_JSON_SERIALIZE_ENUM(BufferRole, {{BufferRole::input, "input"},
-                                          {BufferRole::weight, "weight"},
-                                          {BufferRole::output, "output"}})
-
-NLOHMANN_JSON_SERIALIZE_ENUM(ArgJob::Kind, {{ArgJob::Kind::null, "null"},
-                                            {ArgJob::Kind::buffer, "buffer"},
-                                            {ArgJob::Kind::i32, "i32"},
-                                            {ArgJob::Kind::i64, "i64"},
-                                            {ArgJob::Kind::f32, "f32"}})
-
 namespace {
 template <typename T>
 void opt(const json& j, const char* key, T& out) {
@@ -30,40 +20,90 @@ DType dtype_from(const json& j) {
 }
 }  // namespace
 
+}  // namespace ako::exec
 
-void to_json(json& j, const BufferJob& v) {
-  j = json{{"name", v.name},   {"role", v.role},       {"dtype", std::string(dtype_name(v.dtype))},
-           {"count", v.count}, {"present", v.present}, {"init", v.init}};
+namespace ako::model {
+
+using nlohmann::json;
+using exec::dtype_from;
+using exec::opt;
+
+NLOHMANN_JSON_SERIALIZE_ENUM(Role, {{Role::in, "in"}, {Role::out, "out"}, {Role::inout, "inout"}})
+
+NLOHMANN_JSON_SERIALIZE_ENUM(Arg::Kind, {{Arg::Kind::null, "null"},
+                                         {Arg::Kind::buffer, "buffer"},
+                                         {Arg::Kind::i32, "i32"},
+                                         {Arg::Kind::i64, "i64"},
+                                         {Arg::Kind::f32, "f32"}})
+
+void to_json(json& j, const Init& v) { j = json{{"dist", v.dist}, {"a", v.a}, {"b", v.b}, {"low", v.low}, {"high", v.high}}; }
+void from_json(const json& j, Init& v) {
+  opt(j, "dist", v.dist);
+  opt(j, "a", v.a);
+  opt(j, "b", v.b);
+  opt(j, "low", v.low);
+  opt(j, "high", v.high);
 }
-void from_json(const json& j, BufferJob& v) {
+
+void to_json(json& j, const Tolerance& v) { j = json{{"atol", v.atol}, {"rtol", v.rtol}}; }
+void from_json(const json& j, Tolerance& v) {
+  opt(j, "atol", v.atol);
+  opt(j, "rtol", v.rtol);
+}
+
+void to_json(json& j, const View& v) {
+  j = json{{"of", v.of}, {"offset", v.offset}, {"extents", v.extents}, {"strides", v.strides}};
+}
+void from_json(const json& j, View& v) {
+  v.of = j.at("of").get<int>();
+  opt(j, "offset", v.offset);
+  v.extents = j.at("extents").get<std::vector<int64_t>>();
+  v.strides = j.at("strides").get<std::vector<int64_t>>();
+  if (v.extents.size() != v.strides.size()) throw Error("worker protocol: a view needs one stride per extent");
+}
+
+void to_json(json& j, const Buffer& v) {
+  j = json{{"name", v.name},       {"role", v.role},       {"dtype", std::string(dtype_name(v.dtype))},
+           {"count", v.count},     {"extents", v.extents}, {"present", v.present},
+           {"init", v.init},       {"tolerance", v.tolerance}};
+  if (v.view) j["view"] = *v.view;
+}
+void from_json(const json& j, Buffer& v) {
   v.name = j.at("name").get<std::string>();
-  v.role = j.at("role").get<BufferRole>();
+  v.role = j.at("role").get<Role>();
   v.dtype = dtype_from(j.at("dtype"));
   v.count = j.at("count").get<uint64_t>();
+  opt(j, "extents", v.extents);
   opt(j, "present", v.present);
   opt(j, "init", v.init);
+  opt(j, "tolerance", v.tolerance);
+  if (j.contains("view")) v.view = j.at("view").get<View>();
 }
 
-void to_json(json& j, const ArgJob& v) {
+void to_json(json& j, const Arg& v) {
   j = json{{"kind", v.kind}};
   switch (v.kind) {
-    case ArgJob::Kind::buffer: j["buffer"] = v.buffer; break;
-    case ArgJob::Kind::i32:
-    case ArgJob::Kind::i64: j["value"] = v.i; break;
-    case ArgJob::Kind::f32: j["value"] = v.f; break;
-    case ArgJob::Kind::null: break;
+    case Arg::Kind::buffer: j["buffer"] = v.buffer; break;
+    case Arg::Kind::i32:
+    case Arg::Kind::i64: j["value"] = v.i; break;
+    case Arg::Kind::f32: j["value"] = v.f; break;
+    case Arg::Kind::null: break;
   }
 }
-void from_json(const json& j, ArgJob& v) {
-  v.kind = j.at("kind").get<ArgJob::Kind>();
+void from_json(const json& j, Arg& v) {
+  v.kind = j.at("kind").get<Arg::Kind>();
   switch (v.kind) {
-    case ArgJob::Kind::buffer: v.buffer = j.at("buffer").get<int>(); break;
-    case ArgJob::Kind::i32:
-    case ArgJob::Kind::i64: v.i = j.at("value").get<int64_t>(); break;
-    case ArgJob::Kind::f32: v.f = j.at("value").get<double>(); break;
-    case ArgJob::Kind::null: break;
+    case Arg::Kind::buffer: v.buffer = j.at("buffer").get<int>(); break;
+    case Arg::Kind::i32:
+    case Arg::Kind::i64: v.i = j.at("value").get<int64_t>(); break;
+    case Arg::Kind::f32: v.f = j.at("value").get<double>(); break;
+    case Arg::Kind::null: break;
   }
 }
+
+}  // namespace ako::model
+
+namespace ako::exec {
 
 void to_json(json& j, const LaunchJob& v) {
   j = json{{"module", v.module}, {"function", v.function},         {"grid", v.grid},
@@ -87,26 +127,25 @@ void from_json(const json& j, BaselineJob& v) {
 }
 
 void to_json(json& j, const CaseJob& v) {
-  j = json{{"index", v.index},   {"kind", v.kind},       {"op", v.op},
-           {"label", v.label},   {"dims", v.dims},       {"scalars", v.scalars},
+  j = json{{"index", v.index},   {"kind", v.kind},
+           {"label", v.label},   {"dims", v.dims},
            {"buffers", v.buffers}, {"reference", v.reference},
            {"solution", v.solution ? json(*v.solution) : json(nullptr)},
+           {"oracle", v.oracle ? json(*v.oracle) : json(nullptr)},
            {"baselines", v.baselines},
-           {"tolerance", v.tolerance}, {"trials", v.trials}, {"seed", v.seed},
+           {"trials", v.trials}, {"seed", v.seed},
            {"time", v.time},     {"time_reference", v.time_reference}, {"bytes", v.bytes}};
 }
 void from_json(const json& j, CaseJob& v) {
   v.index = j.at("index").get<int>();
   opt(j, "kind", v.kind);
-  opt(j, "op", v.op);
   opt(j, "label", v.label);
   opt(j, "dims", v.dims);
-  opt(j, "scalars", v.scalars);
   opt(j, "buffers", v.buffers);
   v.reference = j.at("reference").get<LaunchJob>();
   if (j.contains("solution") && !j["solution"].is_null()) v.solution = j["solution"].get<LaunchJob>();
+  if (j.contains("oracle") && !j["oracle"].is_null()) v.oracle = j["oracle"].get<LaunchJob>();
   opt(j, "baselines", v.baselines);
-  opt(j, "tolerance", v.tolerance);
   opt(j, "trials", v.trials);
   opt(j, "seed", v.seed);
   opt(j, "time", v.time);

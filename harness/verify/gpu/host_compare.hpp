@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/dtype.hpp"
+#include "model/dtype.hpp"
 #include "exec/protocol/job.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
 

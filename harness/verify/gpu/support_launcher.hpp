@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/dtype.hpp"
+#include "model/dtype.hpp"
 #include "cuda/device_buffer.hpp"
 #include "exec/protocol/job.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
