@@ -11,6 +11,7 @@ namespace ako::gate {
 inline std::string case_key(const CaseResult& c) {
   std::string key = c.shape + " " + c.dtype;
   for (const auto& [name, on] : c.flags) key += (on ? " " : " no") + name;  // std::map: name order, as Case::label
+  for (const auto& [name, value] : c.axes) key += " " + name + "=" + value;
   return key;
 }
 

@@ -122,7 +122,7 @@ RenderedKernel render_kernel(const TaskSpec& s, const std::string& solution_text
   for (const auto& a : s.solution.args) {
     if (const auto* b = find_buffer(s, a)) {
       const std::string type = element_type(*b);
-      const bool is_const = b->role != exec::BufferRole::output;
+      const bool is_const = b->role == model::Role::in;
       args.push_back({(is_const ? "const " : "") + type + "* " + a, ""});
       run_params.push_back("const tvm::ffi::TensorView " + a);
       std::string shape, strides, contig;

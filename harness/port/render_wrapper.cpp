@@ -42,7 +42,7 @@ std::string render_wrapper(const task::TaskSpec& s, const EngineProfile& profile
       const bool optional = !b.present_if.empty();
       call_params += a + (optional ? ": Optional[torch.Tensor], " : ": torch.Tensor, ");
       tensors += a + ", ";
-      if (dtype_source.empty() && b.dtype == "$dtype" && !optional && b.role == exec::BufferRole::input) dtype_source = a;
+      if (dtype_source.empty() && b.dtype == "$dtype" && !optional && b.role == model::Role::in) dtype_source = a;
     }
     for (const auto& v : s.scalars)
       if (v.name == a && v.type == task::ScalarType::f32) {

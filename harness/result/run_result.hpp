@@ -95,6 +95,7 @@ struct CaseResult {
   std::map<std::string, int64_t> dims;
   std::string dtype;
   std::map<std::string, bool> flags;     // boolean variant axes, e.g. {"weight": true}
+  std::map<std::string, std::string> axes;  // typed variant axes, values as text, e.g. {"scale_layout": "bf1c"}
   std::map<std::string, int64_t> params; // solution's tunable parameters used for this case
   std::string config_class;              // which config class supplied the params
   Verdict verdict = Verdict::skipped;

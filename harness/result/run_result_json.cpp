@@ -88,6 +88,7 @@ void to_json(json& j, const CaseResult& v) {
            {"dims", v.dims},
            {"dtype", v.dtype},
            {"flags", v.flags},
+           {"axes", v.axes},
            {"params", v.params},
            {"config_class", v.config_class},
            {"verdict", verdict_name(v.verdict)},
@@ -114,6 +115,7 @@ void from_json(const json& j, CaseResult& v) {
   opt(j, "dims", v.dims);
   opt(j, "dtype", v.dtype);
   opt(j, "flags", v.flags);
+  opt(j, "axes", v.axes);
   opt(j, "params", v.params);
   opt(j, "config_class", v.config_class);
   if (j.contains("verdict")) v.verdict = parse_verdict(j.at("verdict").get<std::string>());

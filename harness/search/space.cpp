@@ -1,5 +1,7 @@
 #include "search/space.hpp"
 
+#include "task/cases.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -48,18 +50,6 @@ std::optional<Point> Space::point_of(const Params& params) const {
 
 namespace {
 
-// Every flag combination (validity must hold for all of them: a config class is chosen by
-// dims and flags, and the tuner picks one point per shape for every variant).
-std::vector<std::map<std::string, int64_t>> flag_envs(const std::vector<std::string>& flags) {
-  std::vector<std::map<std::string, int64_t>> out;
-  for (size_t combo = 0; combo < (size_t{1} << flags.size()); ++combo) {
-    std::map<std::string, int64_t> f;
-    for (size_t i = 0; i < flags.size(); ++i) f[flags[i]] = (combo >> i) & 1;
-    out.push_back(std::move(f));
-  }
-  return out;
-}
-
 std::optional<std::string> launch_rejection(const std::vector<std::string>& exprs, bool grid,
                                             const task::ExprEnv& env) {
   int64_t product = 1;
@@ -77,7 +67,9 @@ std::optional<std::string> launch_rejection(const std::vector<std::string>& expr
 }  // namespace
 
 std::optional<std::string> Space::rejection(const Params& params, const task::ShapeSpec& shape) const {
-  for (const auto& flags : flag_envs(spec_->flags)) {
+  // Validity must hold for every variant: a config class is chosen by dims (tune refuses a
+  // choice that depends on flags or axes), and the tuner picks one point per shape for all.
+  for (const auto& flags : task::variant_envs(*spec_)) {
     task::ExprEnv env;
     for (const auto& [k, v] : shape.dims) env[k] = v;
     for (const auto& [k, v] : flags) env[k] = v;

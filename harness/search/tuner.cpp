@@ -1,5 +1,7 @@
 #include "search/tuner.hpp"
 
+#include "task/cases.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -22,20 +24,18 @@ Params default_params(const task::TaskSpec& spec) {
 }
 
 // Index of the config class `shape` falls in (first whose `when` holds), -1 for none. A
-// class choice that depends on the flags cannot be tuned per shape: an error.
+// class choice that depends on the flags or axes cannot be tuned per shape: an error.
 int config_class_of(const task::TaskSpec& spec, const task::ShapeSpec& shape) {
   int chosen = -2;
-  for (size_t combo = 0; combo < (size_t{1} << spec.flags.size()); ++combo) {
-    task::ExprEnv env;
+  for (task::ExprEnv env : task::variant_envs(spec)) {
     for (const auto& [k, v] : shape.dims) env[k] = v;
-    for (size_t i = 0; i < spec.flags.size(); ++i) env[spec.flags[i]] = (combo >> i) & 1;
     int found = -1;
     for (size_t c = 0; c < spec.config_classes.size() && found < 0; ++c) {
       const auto& cls = spec.config_classes[c];
       if (cls.when.empty() || task::eval_bool(cls.when, env)) found = static_cast<int>(c);
     }
     if (chosen != -2 && found != chosen)
-      throw Error(fmt::format("shape {}: the config's classes depend on the flags; tune with --classes shape",
+      throw Error(fmt::format("shape {}: the config's classes depend on the flags or axes; tune with --classes shape",
                               shape.name));
     chosen = found;
   }

@@ -64,12 +64,10 @@ std::string values_text(const std::vector<int64_t>& values) {
   return join_names(parts);
 }
 
-std::string make_label(const std::string& shape, DType dtype, const Flags& flags, const Axes& axes,
-                       const std::vector<model::Axis>& order) {
+std::string make_label(const std::string& shape, DType dtype, const Flags& flags, const Axes& axes) {
   std::string label = shape + " " + std::string(dtype_name(dtype));
   for (const auto& [name, on] : flags) label += (on ? " " : " no") + name;
-  for (const auto& a : order)
-    if (auto it = axes.find(a.name); it != axes.end()) label += " " + a.name + "=" + model::axis_value_text(it->second);
+  for (const auto& [name, value] : axes) label += " " + name + "=" + model::axis_value_text(value);
   return label;
 }
 
@@ -445,7 +443,7 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
   c.dtype = dtype;
   c.flags = variant.flags;
   c.axes = variant.axes;
-  const std::string label = c.label_text = make_label(shape.name, dtype, variant.flags, variant.axes, spec.axes);
+  const std::string label = c.label_text = make_label(shape.name, dtype, variant.flags, variant.axes);
 
   const ExprEnv env = case_env(shape, variant);
   c.buffers = make_buffers(spec, dtype, variant, env, label);
@@ -475,6 +473,13 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
 }  // namespace
 
 std::string Case::label() const { return label_text; }
+
+std::vector<ExprEnv> variant_envs(const TaskSpec& spec) {
+  static const ShapeSpec no_dims;
+  std::vector<ExprEnv> out;
+  for (const Variant& v : variants(spec)) out.push_back(case_env(no_dims, v));
+  return out;
+}
 
 std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter, const ParamOverrides& overrides,
                                bool with_checks) {

@@ -54,11 +54,16 @@ struct Case {
   // once), a storage reached only through views counts through them.
   double bytes = 0;
   // "<shape> <dtype>" then each flag as "<flag>" or "no<flag>", then each typed axis as
-  // "<axis>=<value>" in declaration order: "flux1-single bf16 weight", "wan bf16
-  // scale_layout=bf1c". Stable: results, logs and baselines key on it.
+  // "<axis>=<value>", both in name order: "flux1-single bf16 weight", "wan bf16
+  // scale_layout=bf1c". Stable: results, logs and baselines key on it (gate/case_key.hpp).
   std::string label() const;
   std::string label_text;                // set by expand_cases
 };
+
+// The expression environment of every variant (flag and axis combination, expand_cases'
+// order) without dims: flags 0 / 1, integer axes as themselves, string axes as string_value.
+// What must hold for every variant (tuning constraints, config class choice) iterates these.
+std::vector<std::map<std::string, int64_t, std::less<>>> variant_envs(const TaskSpec& spec);
 
 // Unknown shape names and dtypes the spec lacks are errors (ako::Error listing the known ones).
 // The shape filter selects benchmark shapes (compare cases); reference_check cases are governed

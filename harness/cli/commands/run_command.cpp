@@ -274,7 +274,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   timing.warmup_ms = 5.0;
   const fs::path cache_dir = p.compile.cache_dir.empty() ? jit::default_cache_dir() : p.compile.cache_dir;
   exec::WorkerJob job =
-      make_worker_job(p.cases, built, p.spec.op, out.trials, out.seed, timing, !opt.no_time, cache_dir);
+      make_worker_job(p.cases, built, out.trials, out.seed, timing, !opt.no_time, cache_dir);
   job.remeasure_bandwidth = opt.remeasure_bandwidth;
   // The worker's per-launch watchdog fires before the parent's silence watchdog.
   job.launch_limit = exec::launch_limit_for_case_timeout(opt.case_timeout_s);

@@ -66,6 +66,10 @@ BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOpti
   for (const auto& c : cases) {
     exprs[c.reference.file.string()].insert(c.reference.name_expression);
     role_of.emplace(c.reference.file.string(), "reference");
+    if (c.oracle) {
+      exprs[c.oracle->file.string()].insert(c.oracle->name_expression);
+      role_of.emplace(c.oracle->file.string(), "oracle");
+    }
     if (c.solution) {
       exprs[c.solution->file.string()].insert(c.solution->name_expression);
       role_of.emplace(c.solution->file.string(), "solution");
@@ -166,7 +170,7 @@ static exec::LaunchJob launch_job(const task::KernelInstance& k, const BuiltKern
 }
 
 exec::WorkerJob make_worker_job(const std::vector<task::Case>& cases, const BuiltKernels& built,
-                                const std::string& op, int trials, uint64_t seed,
+                                int trials, uint64_t seed,
                                 const exec::TimingOptions& timing, bool time,
                                 const fs::path& cache_dir) {
   exec::WorkerJob job;
@@ -183,17 +187,15 @@ exec::WorkerJob make_worker_job(const std::vector<task::Case>& cases, const Buil
     exec::CaseJob cj;
     cj.index = static_cast<int>(i);
     cj.kind = c.kind;
-    cj.op = op;
     cj.label = c.label();
     cj.dims = c.shape->dims;
-    cj.scalars = c.scalars;
     cj.buffers = c.buffers;
     cj.reference = launch_job(c.reference, built);
     if (c.solution) cj.solution = launch_job(*c.solution, built);
+    if (c.oracle) cj.oracle = launch_job(*c.oracle, built);
     for (const auto& bl : c.baselines)
       if (bl.kernel && !built.baseline_errors.count(bl.name))
         cj.baselines.push_back(exec::BaselineJob{bl.name, launch_job(*bl.kernel, built)});
-    cj.tolerance = c.tolerance;
     cj.trials = trials;
     // Distinct, recorded seeds per case: the run seed and the case index.
     cj.seed = seed + 1000003ull * i;
@@ -212,6 +214,7 @@ CaseResult case_result_skeleton(const task::Case& c, int index) {
   r.dims = c.shape->dims;
   r.dtype = std::string(dtype_name(c.dtype));
   r.flags = c.flags;
+  for (const auto& [name, value] : c.axes) r.axes[name] = model::axis_value_text(value);
   r.params = c.params;
   r.config_class = c.config_class;
   r.bytes = c.bytes;

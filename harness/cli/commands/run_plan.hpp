@@ -42,7 +42,7 @@ std::filesystem::path support_source(const std::filesystem::path& cache_dir);
 
 // The worker job for these cases (indices follow `cases`).
 exec::WorkerJob make_worker_job(const std::vector<task::Case>& cases, const BuiltKernels& built,
-                                const std::string& op, int trials, uint64_t seed,
+                                int trials, uint64_t seed,
                                 const exec::TimingOptions& timing, bool time,
                                 const std::filesystem::path& cache_dir);
 

@@ -122,7 +122,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     if (!vs[i].error.empty()) continue;
     BuiltKernels bk = batch.base;
     bk.modules[vs[i].cases.front().solution->file.string()] = vs[i].module;
-    exec::WorkerJob vj = make_worker_job(vs[i].cases, bk, spec_.op, opt_.trials, opt_.seed, timing, true,
+    exec::WorkerJob vj = make_worker_job(vs[i].cases, bk, opt_.trials, opt_.seed, timing, true,
                                          opt_.build.compile.cache_dir);
     if (job.cases.empty()) {
       job.support = vj.support;

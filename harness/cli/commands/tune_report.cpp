@@ -1,5 +1,7 @@
 #include "cli/commands/tune_report.hpp"
 
+#include "task/cases.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -27,10 +29,10 @@ std::vector<UnseenShape> unseen_shapes(const task::TaskSpec& spec, const std::ve
   std::vector<UnseenShape> out;
   for (const auto& s : spec.shapes) {
     if (std::find(tuned.begin(), tuned.end(), &s) != tuned.end()) continue;
-    // Every flag on: the class choice of the tuned configs never depends on flags (tune refuses that).
-    task::ExprEnv env;
+    // The first variant: the class choice of the tuned configs never depends on flags or axes
+    // (tune refuses that).
+    task::ExprEnv env = task::variant_envs(spec).front();
     for (const auto& [k, v] : s.dims) env[k] = v;
-    for (const auto& f : spec.flags) env[f] = 1;
     const task::ClassChoice cc = task::choose_config_class(spec, classes, env, s.name);
     out.push_back({s.name, cc.index >= 0 ? classes[cc.index].name : std::string(), cc.note});
   }

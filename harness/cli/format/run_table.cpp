@@ -23,6 +23,7 @@ std::string shape_dims(const CaseResult& c) {
 std::string flags_text(const CaseResult& c) {
   std::string s;
   for (const auto& [k, v] : c.flags) s += (s.empty() ? "" : ",") + (v ? k : "no" + k);
+  for (const auto& [k, v] : c.axes) s += (s.empty() ? "" : ",") + k + "=" + v;
   return s;
 }
 

@@ -125,9 +125,7 @@ TEST(WorkerProtocolJson, JobRoundTrip) {
   job.timing.hot = true;
   exec::CaseJob c;
   c.index = 7;
-  c.op = "rmsnorm";
   c.dims = {{"rows", 2}, {"cols", 128}};
-  c.scalars = {{"eps", 1e-6}};
   exec::BufferJob x;
   x.name = "x";
   x.count = 256;

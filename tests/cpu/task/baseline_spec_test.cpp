@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 using testing::ScratchRoot;
-using Kind = exec::ArgJob::Kind;
+using Kind = model::Arg::Kind;
 
 using testing::find_case;
 

@@ -10,7 +10,7 @@ namespace {
 
 using nlohmann::json;
 using testing::ScratchRoot;
-using Kind = exec::ArgJob::Kind;
+using Kind = model::Arg::Kind;
 
 using testing::find_case;
 
@@ -69,14 +69,14 @@ TEST_F(CasesTest, BuffersArgsScalarsAndBytes) {
   EXPECT_EQ(c.buffers[0].count, 4608u * 3072u);
   EXPECT_EQ(c.buffers[1].count, 3072u);
   EXPECT_TRUE(c.buffers[1].present);
-  EXPECT_EQ(c.buffers[1].role, exec::BufferRole::weight);
+  EXPECT_EQ(c.buffers[1].role, model::Role::in);
   EXPECT_DOUBLE_EQ(c.buffers[1].init.a, 1.0);
-  EXPECT_EQ(c.buffers[2].role, exec::BufferRole::output);
+  EXPECT_EQ(c.buffers[2].role, model::Role::out);
   EXPECT_EQ(c.buffers[2].dtype, DType::bf16);
   EXPECT_DOUBLE_EQ(c.bytes, (4608.0 * 3072 * 2 + 3072) * 2);
   EXPECT_DOUBLE_EQ(c.scalars.at("eps"), 1e-6);
   EXPECT_DOUBLE_EQ(c.scalars.at("rows"), 4608);
-  EXPECT_DOUBLE_EQ(c.tolerance.atol, 1e-2);
+  EXPECT_DOUBLE_EQ(c.buffers[2].tolerance.atol, 1e-2);
 
   // args: out, x, weight, rows, cols, eps
   const auto& args = c.solution->args;

@@ -18,7 +18,7 @@ TEST(RealTask, RmsnormLoadsFromTheRepository) {
   const std::filesystem::path root = AKO_SOURCE_DIR;
   TaskSpec spec = load_task(root, "rmsnorm");
   EXPECT_EQ(spec.name, "rmsnorm");
-  EXPECT_EQ(spec.op, "rmsnorm");
+  EXPECT_EQ(spec.oracle.file, "input/rmsnorm/oracle.cuh");
   EXPECT_EQ(spec.file, root / "tasks/rmsnorm/task.json");
   EXPECT_EQ(spec.dims, (std::vector<std::string>{"rows", "cols"}));
   EXPECT_EQ(spec.dtypes, (std::vector<DType>{DType::bf16, DType::fp16}));
@@ -27,7 +27,7 @@ TEST(RealTask, RmsnormLoadsFromTheRepository) {
   EXPECT_EQ(spec.check_shapes.size(), 6u);
   ASSERT_EQ(spec.buffers.size(), 3u);
   EXPECT_EQ(spec.buffers[1].present_if, "weight");
-  EXPECT_EQ(spec.buffers[1].role, exec::BufferRole::weight);
+  EXPECT_EQ(spec.buffers[1].role, model::Role::in);
   EXPECT_DOUBLE_EQ(spec.buffers[1].init.a, 1.0);
   EXPECT_DOUBLE_EQ(spec.buffers[1].init.b, 0.25);
   // The solution's parameter space evolves with the kernel; these three are its core.
