@@ -42,13 +42,21 @@ fs::path support_source(const fs::path& cache_dir) {
 
 std::map<std::string, std::string> support_name_expressions() {
   std::map<std::string, std::string> m;
-  for (DType t : {DType::bf16, DType::fp16, DType::fp32}) {
+  for (DType t : {DType::bf16, DType::fp16, DType::fp32, DType::i32, DType::i64}) {
     const std::string ty(dtype_cuda_type(t)), name(dtype_name(t));
-    m["fill_normal:" + name] = "ako_fill_normal<" + ty + ">";
-    m["fill_uniform:" + name] = "ako_fill_uniform<" + ty + ">";
-    m["poison:" + name] = "ako_poison<" + ty + ">";
-    m["compare:" + name] = "ako_compare<" + ty + ">";
+    if (dtype_is_integer(t)) {
+      m["fill_range:" + name] = "ako_fill_range<" + ty + ">";   // integers in [low, high)
+    } else {
+      m["fill_normal:" + name] = "ako_fill_normal<" + ty + ">";
+      m["fill_uniform:" + name] = "ako_fill_uniform<" + ty + ">";
+    }
+    m["poison:" + name] = "ako_poison<" + ty + ">";     // out views inside inout storages
+    m["compare:" + name] = "ako_compare<" + ty + ">";   // integers exactly
   }
+  // Writes outside a storage's writable views: bitwise, so one kernel per element size.
+  m["check_outside:u16"] = "ako_check_outside<unsigned short>";
+  m["check_outside:u32"] = "ako_check_outside<unsigned int>";
+  m["check_outside:u64"] = "ako_check_outside<unsigned long long>";
   // Guard bands and the shared-memory scribble (trustworthy-verdict defences).
   m["guard_fill:u8"] = "ako_guard_fill<unsigned char>";
   m["guard_check:u8"] = "ako_guard_check<unsigned char>";

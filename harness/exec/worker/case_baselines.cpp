@@ -16,10 +16,10 @@ std::vector<BaselineResult> CaseRunner::validate_baselines(const CaseJob& job, c
     res.name = b.name;
     *ctx.stage = "validating baseline " + b.name;
     const CUfunction fn = modules_.function(b.launch.module, b.launch.function);
-    const BoundLaunch launch(fn, b.launch, buffers.solution_view(0), "baseline " + b.name);
+    const BoundLaunch launch(fn, b.launch, buffers.args(Side::solution, 0), "baseline " + b.name);
     ValidationOutcome v = validate_against_reference(job, buffers, reference, launch, ctx);
     res.error = v.acc.stats();
-    res.reason = v.acc.failure_reason(job.tolerance, "baseline " + b.name, "reference kernel");
+    res.reason = v.acc.failure_reason("baseline " + b.name, "reference kernel");
     res.verdict = res.reason.empty() ? Verdict::correct : Verdict::incorrect;
     if (v.finding) {
       res.verdict = v.finding->verdict;

@@ -1,57 +1,73 @@
 #pragma once
-// Device memory of one case, in input sets. A set holds one copy of every present input and
-// weight (shared by both kernels) and, per output, a reference copy and a solution copy, all in
-// one allocation with guard bands around each buffer (exec/protocol/guard_layout.hpp): the
-// kernels get 256-byte aligned interior pointers, the guards are filled with their pattern at
-// construction and checked after solution launches. Set 0 is validated; timing rotates through
-// all sets (fresh inputs per sample). Freed with the object.
+// Device memory of one case, in input sets (exec/protocol/buffer_plan.hpp says what a set
+// holds): one copy of each `in` storage shared by both sides, per side a copy of each `out` and
+// `inout` storage, and a pristine copy of each `inout` storage (the set's fresh contents). All
+// of a set lives in one allocation with guard bands around each copy
+// (exec/protocol/guard_layout.hpp): the kernels get 256-byte aligned interior pointers, the
+// guards are filled with their pattern at construction and checked after solution launches.
+// Views are not allocated: a view's address is its storage's plus the view's offset. Set 0 is
+// validated; timing rotates through all sets (fresh inputs per sample). Freed with the object.
 #include <cuda.h>
 
 #include <string>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
+#include "exec/protocol/buffer_plan.hpp"
 #include "exec/protocol/guard_layout.hpp"
 #include "exec/protocol/job.hpp"
 #include "verify/gpu/support_launcher.hpp"
 
 namespace ako::exec {
 
+// Which kernel's copies of the written storages: the reference's (also where baselines write
+// while timed) or the solution's (also where baselines write while validated).
+enum class Side { reference, solution };
+
 class CaseBuffers {
  public:
   struct Guard {
-    std::string buffer;       // the BufferJob's name
+    std::string buffer;       // the storage's name
     bool before = false;      // guard before the interior (else after)
     verify::SupportKernels::GuardRegion region;
   };
 
   // Solution copies (and the determinism spares) only when `with_solution` (reference_check
-  // needs none). Fills every guard on `stream` (asynchronously).
+  // needs none). Fills every guard on `stream` (asynchronously). ako::Error when the plan
+  // refuses the buffers (exec::plan_buffers).
   CaseBuffers(const CaseJob& job, bool with_solution, int sets, verify::SupportKernels& support, CUstream stream);
 
   // Bytes of one set's allocation (for choosing the number of sets before allocating).
   static uint64_t set_bytes(const CaseJob& job, bool with_solution);
 
   int sets() const { return static_cast<int>(sets_.size()); }
-  // Addresses for CaseJob::buffers in order (0 for absent buffers), as the reference or the
-  // solution sees them in set `s`: the same inputs, each its own outputs.
-  const std::vector<CUdeviceptr>& reference_view(int s = 0) const { return sets_.at(s).reference_view; }
-  const std::vector<CUdeviceptr>& solution_view(int s = 0) const { return sets_.at(s).solution_view; }
-  // Guards of everything the solution gets in set `s` (inputs, weights, its outputs).
+  const BufferPlan& plan() const { return plan_; }
+  // Addresses for CaseJob::buffers in order (0 for absent buffers) as one side's kernels get
+  // them in set `s`: the shared `in` copies, the side's own out / inout copies, views inside them.
+  const std::vector<CUdeviceptr>& args(Side side, int s = 0) const {
+    return side == Side::reference ? sets_.at(s).reference_args : sets_.at(s).solution_args;
+  }
+  // Per buffer, set `s`'s pristine copy of an inout storage (0 otherwise).
+  const std::vector<CUdeviceptr>& pristine(int s = 0) const { return sets_.at(s).pristine; }
+  // Guards of everything the solution gets in set `s` (in storages, its out / inout copies).
   const std::vector<Guard>& solution_guards(int s) const { return sets_.at(s).solution_guards; }
-  // Per buffer, a plain device copy for output buffers (0 otherwise): where the determinism
-  // check keeps the first run's output.
-  const std::vector<CUdeviceptr>& spare_outputs() const { return spare_view_; }
+  // Per buffer, a plain device copy of each out / inout storage (0 otherwise): where the
+  // determinism check keeps the first run's results.
+  const std::vector<CUdeviceptr>& spares() const { return spare_ptrs_; }
 
  private:
   struct Set {
     cuda::DeviceBuffer arena;
-    std::vector<CUdeviceptr> reference_view, solution_view;
+    std::vector<CUdeviceptr> reference_args, solution_args, pristine;
     std::vector<Guard> solution_guards;
   };
+  Set make_set(const CaseJob& job, const std::vector<ArenaEntry>& entries, const ArenaLayout& layout, int s,
+               int sets, verify::SupportKernels& support, CUstream stream) const;
+
+  BufferPlan plan_;
   std::vector<Set> sets_;
   std::vector<cuda::DeviceBuffer> spares_;
-  std::vector<CUdeviceptr> spare_view_;
+  std::vector<CUdeviceptr> spare_ptrs_;
 };
 
 }  // namespace ako::exec

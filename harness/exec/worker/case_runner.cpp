@@ -10,6 +10,8 @@
 #include "exec/protocol/verdict_reasons.hpp"
 #include "exec/worker/bound_launch.hpp"
 #include "exec/worker/case_buffers.hpp"
+#include "exec/worker/case_inputs.hpp"
+#include "exec/worker/oracle_check.hpp"
 #include "exec/worker/validation.hpp"
 
 namespace ako::exec {
@@ -84,40 +86,37 @@ CaseOutcome CaseRunner::run(const CaseJob& job) {
   return out;
 }
 
+int CaseRunner::input_sets(const CaseJob& job, bool with_solution) const {
+  // Cold timing rotates input sets that together exceed the L2; hot timing keeps one (rotating
+  // would evict exactly what --hot asks to keep).
+  if (!with_solution || !job.time || settings_.timing.hot) return 1;
+  size_t free_bytes = 0, total_bytes = 0;
+  cuda::check(cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+  return timed_input_sets(CaseBuffers::set_bytes(job, with_solution), settings_.l2_bytes, free_bytes,
+                          settings_.max_input_sets);
+}
+
 CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
   CaseResult r;
   const bool reference_check = job.kind == "reference_check";
   if (!reference_check && job.kind != "compare")
     throw Error("unknown case kind '" + job.kind + "' (expected compare or reference_check)");
   if (!reference_check && !job.solution) throw Error("a compare case needs a solution launch");
-  verify::CpuReferenceFn cpu_reference = nullptr;
-  if (reference_check) {
-    cpu_reference = verify::find_cpu_reference(job.op);
-    if (!cpu_reference) throw Error("no CPU reference is registered for op '" + job.op + "'");
-  }
+  if (reference_check && !job.oracle) throw Error("a reference_check case needs the task's oracle launch");
 
   stage = "allocation";
   const bool with_solution = !reference_check;
-  const bool timed = with_solution && job.time;
-  // Cold timing rotates input sets that together exceed the L2; hot timing keeps one (rotating
-  // would evict exactly what --hot asks to keep).
-  int sets = 1;
-  if (timed && !settings_.timing.hot) {
-    size_t free_bytes = 0, total_bytes = 0;
-    cuda::check(cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
-    sets = timed_input_sets(CaseBuffers::set_bytes(job, with_solution), settings_.l2_bytes, free_bytes,
-                            settings_.max_input_sets);
-  }
-  CaseBuffers buffers(job, with_solution, sets, support_, cuda_.stream());
+  CaseBuffers buffers(job, with_solution, input_sets(job, with_solution), support_, cuda_.stream());
 
   stage = "loading kernels";
   const CUfunction ref_fn = modules_.function(job.reference.module, job.reference.function);
   const CUfunction sol_fn = with_solution ? modules_.function(job.solution->module, job.solution->function) : nullptr;
+  const CUfunction oracle_fn = reference_check ? modules_.function(job.oracle->module, job.oracle->function) : nullptr;
   std::vector<std::unique_ptr<BoundLaunch>> references, solutions;
   for (int s = 0; s < buffers.sets(); ++s) {
-    references.push_back(std::make_unique<BoundLaunch>(ref_fn, job.reference, buffers.reference_view(s), "reference"));
+    references.push_back(std::make_unique<BoundLaunch>(ref_fn, job.reference, buffers.args(Side::reference, s), "reference"));
     if (with_solution)
-      solutions.push_back(std::make_unique<BoundLaunch>(sol_fn, *job.solution, buffers.solution_view(s), "solution"));
+      solutions.push_back(std::make_unique<BoundLaunch>(sol_fn, *job.solution, buffers.args(Side::solution, s), "solution"));
   }
 
   // The watchdog's limit for one launch of `role`, in words for its report.
@@ -131,15 +130,15 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
 
   events_.phase(job.index, "validate");
   if (reference_check) {
-    const verify::ErrorAccumulator acc = validate_reference_on_cpu(job, buffers, *references[0], cpu_reference, ctx);
+    const verify::ErrorAccumulator acc = validate_reference_against_oracle(job, buffers, *references[0], oracle_fn, ctx);
     r.error = acc.stats();
-    r.reason = acc.failure_reason(job.tolerance, "reference kernel", "CPU double reference");
+    r.reason = acc.failure_reason("reference kernel", "fp64 oracle");
     r.verdict = r.reason.empty() ? Verdict::correct : Verdict::incorrect;
     return r;
   }
   ValidationOutcome v = validate_against_reference(job, buffers, *references[0], *solutions[0], ctx);
   r.error = v.acc.stats();
-  r.reason = v.acc.failure_reason(job.tolerance, "solution", "reference kernel");
+  r.reason = v.acc.failure_reason("solution", "reference kernel");
   r.verdict = r.reason.empty() ? Verdict::correct : Verdict::incorrect;
   if (v.finding) {
     r.verdict = v.finding->verdict;
@@ -154,10 +153,12 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
   if (!job.time) return r;
   if (!timer_) throw Error("the case asks for timing but the worker has no timer");
 
-  // Fresh inputs for the other sets (set 0 keeps the last trial's), every output poisoned.
+  // Fresh inputs for the other sets (set 0 keeps the last trial's); every launch while timed
+  // poisons its outputs and restores its in-place buffers first (case_timing.cpp).
   stage = "preparing the timed input sets";
   for (int s = 1; s < buffers.sets(); ++s)
-    fill_inputs(job, buffers, s, job.seed + static_cast<uint64_t>(job.trials) + static_cast<uint64_t>(s), ctx);
+    fill_inputs(job, buffers, s, job.seed + static_cast<uint64_t>(job.trials) + static_cast<uint64_t>(s), support_,
+                cuda_.stream());
   r.input_sets = buffers.sets();
 
   stage = "timing";

@@ -1,9 +1,11 @@
 #pragma once
 // One case from "begin" to "result": allocate (input sets with guard bands), validate the
-// solution, then each baseline, time when correct (reference, solution and baselines
-// interleaved, rotating the input sets, outputs poisoned before every launch, launches audited
-// by CUPTI), then check the guards again and re-check the timed outputs against the
-// reference. A per-launch watchdog bounds every launch of a kernel under test.
+// solution, then each baseline (or, for a reference_check case, the reference against the
+// task's fp64 oracle), time when correct (reference, solution and baselines interleaved,
+// rotating the input sets, outputs poisoned and in-place buffers restored before every launch,
+// launches audited by CUPTI), then check the guards and the contents outside writable views
+// again and re-check the timed outputs against the reference. A per-launch watchdog bounds
+// every launch of a kernel under test.
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +50,8 @@ class CaseRunner {
 
  private:
   CaseResult run_unguarded(const CaseJob& job, std::string& stage);
+  // Input sets to allocate: 1 unless the case is timed cold (exec::timed_input_sets).
+  int input_sets(const CaseJob& job, bool with_solution) const;
   // Each baseline against the reference on input set 0, with the solution's defences
   // (case_baselines.cpp); one result per job.baselines entry.
   std::vector<BaselineResult> validate_baselines(const CaseJob& job, const CaseBuffers& buffers,
@@ -56,8 +60,9 @@ class CaseRunner {
   // interleaved (case_timing.cpp); fills their times, r.clock and baseline audit failures.
   void time_kernels(const CaseJob& job, const CaseBuffers& buffers, const Launches& references,
                     const Launches& solutions, CaseResult& r);
-  // After timing: the solution's guards in every set, its launch audit, and its last timed
-  // output of every set against a fresh reference run; the first failure decides r.
+  // After timing: the solution's guards and outside-the-views contents in every set, its launch
+  // audit, and its last timed output of every set against a fresh reference run; the first
+  // failure decides r.
   void check_after_timing(const CaseJob& job, const CaseBuffers& buffers, const Launches& references,
                           const ValidationContext& ctx, CaseResult& r);
   // The watchdog fired: report the running case as timed out and end the process.

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include "cuda/fault.hpp"
+#include "exec/worker/case_inputs.hpp"
 #include "exec/worker/case_runner.hpp"
+#include "exec/worker/write_checks.hpp"
 #include "measure/stats/launch_audit.hpp"
 
 namespace ako::exec {
@@ -12,14 +14,20 @@ namespace ako::exec {
 namespace {
 
 // The launches of one timed kernel, one BoundLaunch per input set, used in turn; before each
-// launch the outputs of the set it is about to use are poisoned (outside the sample's window).
+// launch, outside the sample's window, the side's outputs in the set it is about to use are
+// poisoned and its in-place buffers restored to the set's fresh contents (so every sample does
+// the same work, never an in-place update of the previous sample's result).
 struct Rotation {
   const CaseJob& job;
-  const CaseRunner::Launches& launches;
-  std::vector<const std::vector<CUdeviceptr>*> outputs;   // per set: the view holding its outputs
+  const CaseBuffers& buffers;
+  const CaseRunner::Launches& launches;   // one per set
+  Side side;
+  verify::SupportKernels& support;
   size_t next = 0;
 
-  void before_launch(CUstream s) const { poison_outputs(job, *outputs[next % outputs.size()], s); }
+  void before_launch(CUstream s) const {
+    prepare_launch(job, buffers, side, static_cast<int>(next % launches.size()), support, s);
+  }
   CUresult launch(CUstream s) { return launches[next++ % launches.size()]->launch(s); }
 };
 
@@ -35,11 +43,9 @@ void CaseRunner::time_kernels(const CaseJob& job, const CaseBuffers& buffers, co
   std::vector<measure::TimedKernel> kernels;
   std::vector<int> baseline_of;   // per timed kernel: index into r.baselines, -1 reference, -2 solution
 
-  auto add = [&](const Launches& launches, bool reference_outputs, const LaunchJob* audited, std::string role,
+  auto add = [&](const Launches& launches, Side side, const LaunchJob* audited, std::string role,
                  std::optional<double> reference_s, int owner) {
-    Rotation& rot = rotations.emplace_back(Rotation{job, launches, {}});
-    for (int s = 0; s < buffers.sets(); ++s)
-      rot.outputs.push_back(reference_outputs ? &buffers.reference_view(s) : &buffers.solution_view(s));
+    Rotation& rot = rotations.emplace_back(Rotation{job, buffers, launches, side, support_});
     measure::TimedKernel k;
     k.hooks.before_launch = [&rot](CUstream st) { rot.before_launch(st); };
     if (audited) k.hooks.declared = &declared.emplace_back(measure::DeclaredLaunch{audited->grid, audited->block, 1});
@@ -55,16 +61,16 @@ void CaseRunner::time_kernels(const CaseJob& job, const CaseBuffers& buffers, co
     baseline_of.push_back(owner);
   };
 
-  if (job.time_reference) add(references, true, nullptr, "reference", std::nullopt, -1);
-  add(solutions, false, &*job.solution, "solution", reference_s_, -2);
+  if (job.time_reference) add(references, Side::reference, nullptr, "reference", std::nullopt, -1);
+  add(solutions, Side::solution, &*job.solution, "solution", reference_s_, -2);
   for (size_t b = 0; b < job.baselines.size(); ++b) {
     if (r.baselines[b].verdict != Verdict::correct) continue;
     const CUfunction fn = modules_.function(job.baselines[b].launch.module, job.baselines[b].launch.function);
     Launches& launches = baseline_launches.emplace_back();
     const std::string role = "baseline " + job.baselines[b].name;
     for (int s = 0; s < buffers.sets(); ++s)
-      launches.push_back(std::make_unique<BoundLaunch>(fn, job.baselines[b].launch, buffers.reference_view(s), role));
-    add(launches, true, &job.baselines[b].launch, role, std::nullopt, static_cast<int>(b));
+      launches.push_back(std::make_unique<BoundLaunch>(fn, job.baselines[b].launch, buffers.args(Side::reference, s), role));
+    add(launches, Side::reference, &job.baselines[b].launch, role, std::nullopt, static_cast<int>(b));
   }
 
   ClockReport clock;
@@ -88,9 +94,9 @@ void CaseRunner::time_kernels(const CaseJob& job, const CaseBuffers& buffers, co
 
 void CaseRunner::check_after_timing(const CaseJob& job, const CaseBuffers& buffers, const Launches& references,
                                     const ValidationContext& ctx, CaseResult& r) {
-  *ctx.stage = "guard bands after timing";
+  *ctx.stage = "guard bands and views after timing";
   for (int s = 0; s < buffers.sets(); ++s) {
-    if (auto oob = check_solution_guards(buffers, s, ctx)) {
+    if (auto oob = check_solution_writes(job, buffers, s, ctx)) {
       r.verdict = oob->verdict;
       r.fault = oob->fault;
       r.reason = oob->reason + fmt::format(" (during timing, input set {} of {})", s + 1, buffers.sets());
@@ -105,12 +111,12 @@ void CaseRunner::check_after_timing(const CaseJob& job, const CaseBuffers& buffe
   }
   for (int s = 0; s < buffers.sets(); ++s) {
     *ctx.stage = fmt::format("re-checking the timed output of input set {} of {}", s + 1, buffers.sets());
-    poison_outputs(job, buffers.reference_view(s), cuda_.stream());
+    prepare_launch(job, buffers, Side::reference, s, support_, cuda_.stream());
     references[s]->launch_checked(cuda_.stream());
     cuda::check(cuStreamSynchronize(cuda_.stream()), "cuStreamSynchronize(reference, re-check)");
     verify::ErrorAccumulator acc;
-    compare_outputs(job, buffers.solution_view(s), buffers.reference_view(s), ctx, {&acc});
-    const std::string why = acc.failure_reason(job.tolerance, "solution", "reference kernel");
+    compare_units(job, buffers, Side::solution, Side::reference, s, ctx, {&acc});
+    const std::string why = acc.failure_reason("solution", "reference kernel");
     if (why.empty()) continue;
     r.verdict = Verdict::incorrect;
     r.error = acc.stats();

@@ -1,10 +1,11 @@
 #pragma once
 // The correctness protocol of one case (SPEC.md, README "Trustworthy verdicts"), on input set 0:
-// per trial, fresh seeded inputs, outputs poisoned before every launch, every output compared
-// (NaN/Inf never pass, a constant output where the reference varies fails), the guard bands
-// checked after every solution launch, and the solution run a second time on the same inputs
-// (candidate, reference, candidate) with a different shared-memory scribble: outputs that
-// differ bitwise are nondeterministic.
+// per trial, fresh seeded inputs, outputs poisoned and in-place buffers restored before every
+// launch, every compared unit compared with its buffer's tolerance (NaN/Inf never pass,
+// integers exactly, a constant output where the reference varies fails), the guard bands and
+// the contents outside writable views checked after every solution launch, and the solution run
+// a second time on the same inputs (candidate, reference, candidate) with a different
+// shared-memory scribble: results that differ bitwise are nondeterministic.
 #include <cuda.h>
 
 #include <functional>
@@ -16,7 +17,6 @@
 #include "exec/worker/bound_launch.hpp"
 #include "exec/worker/case_buffers.hpp"
 #include "result/run_result.hpp"
-#include "verify/cpu/cpu_reference.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
 #include "verify/gpu/support_launcher.hpp"
 
@@ -45,32 +45,23 @@ struct ValidationOutcome {
   std::optional<Finding> finding;   // out-of-bounds write or nondeterminism
 };
 
-// Solution (or a baseline, on the solution's buffers) against the reference kernel, both on the GPU, over job.trials input sets
-// (trial t seeded with job.seed + t). The inputs of the last trial stay in set 0.
+// Solution (or a baseline, on the solution's buffers) against the reference kernel, both on the
+// GPU, over job.trials input sets (trial t seeded with job.seed + t). The inputs of the last
+// trial stay in set 0.
 ValidationOutcome validate_against_reference(const CaseJob& job, const CaseBuffers& buffers,
                                              const BoundLaunch& reference, const BoundLaunch& solution,
                                              const ValidationContext& ctx);
 
-// The reference kernel against the CPU double-precision reference of job.op.
-verify::ErrorAccumulator validate_reference_on_cpu(const CaseJob& job, const CaseBuffers& buffers,
-                                                   const BoundLaunch& reference,
-                                                   verify::CpuReferenceFn cpu_reference,
-                                                   const ValidationContext& ctx);
+// Launch, then wait, so a fault is charged to the kernel that caused it (armed with the
+// watchdog). Returns the wall time in seconds.
+double run_kernel(const BoundLaunch& k, const ValidationContext& ctx);
 
-// Fresh inputs of set `set` from `seed` (inputs and weights; outputs untouched).
-void fill_inputs(const CaseJob& job, const CaseBuffers& buffers, int set, uint64_t seed, const ValidationContext& ctx);
-// Every output buffer of `view` set to NaN (all bits set), with memsets.
-void poison_outputs(const CaseJob& job, const std::vector<CUdeviceptr>& view, CUstream stream);
+// Every compared unit of set `set`, the `got` side against the `want` side, each with its
+// buffer's tolerance (integers exactly), added to each accumulator in `into`.
+void compare_units(const CaseJob& job, const CaseBuffers& buffers, Side got, Side want, int set,
+                   const ValidationContext& ctx, std::initializer_list<verify::ErrorAccumulator*> into);
 
-// Every output of the solution (`got`) against `want` with the case's tolerance, added to
-// each accumulator in `into`.
-void compare_outputs(const CaseJob& job, const std::vector<CUdeviceptr>& got, const std::vector<CUdeviceptr>& want,
-                     const ValidationContext& ctx, std::initializer_list<verify::ErrorAccumulator*> into);
-
-// The guards of what the solution gets in set `set`; a finding (failed, out_of_bounds_write)
-// when any changed. Synchronises.
-// `who` names the kernel in the reason ("the solution", "the baseline flashinfer").
-std::optional<Finding> check_solution_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx,
-                                             const std::string& who = "the solution");
+// "validation trial 2/3, reference": where a fault happened.
+std::string trial_stage(int t, int trials, const std::string& what);
 
 }  // namespace ako::exec

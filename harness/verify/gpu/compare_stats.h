@@ -1,6 +1,7 @@
 #pragma once
-// AkoCompareStats: what ako_compare (support_kernels.cuh) reports about one output buffer.
-// Shared by NVRTC device code and host C++, so: no includes, fixed-size fields only.
+// AkoCompareStats: what ako_compare (support_kernels.cuh) reports about one compared unit (a
+// whole output buffer or a writable view), and AkoView / AkoViewSet: which elements a support
+// kernel walks. Shared by NVRTC device code and host C++, so: no includes, fixed-size fields only.
 //
 // Protocol: the host zeroes the whole struct (cuMemsetD8) before each ako_compare launch
 // and reads it back after. Layout (bytes): 0 checked, 8 mismatches, 16 nonfinite,
@@ -21,6 +22,9 @@
 //                    Valid when checked > 0.
 // - worst_got / worst_want: got[worst_index] and want[worst_index] as float, written by the
 //                    kernel's last block to finish (the host need not read them back).
+// - integer types:   mismatch when got != want (the tolerance is ignored), never non-finite;
+//                    the error (for max_abs, max_rel and the worst element) is |got - want|,
+//                    at least 1 for a mismatch, computed in double and stored as float.
 // - got_varying / want_varying: elements whose bits differ from element 0's (got / want); 0
 //                    with checked > 1 means a constant buffer (the constant-output check).
 // - worst_key, blocks_done: the kernel's internal bookkeeping; keep them zeroed.
@@ -40,3 +44,28 @@ struct AkoCompareStats {
   unsigned long long want_varying;
 };
 static_assert(sizeof(AkoCompareStats) == 88, "AkoCompareStats layout is part of the protocol");
+
+// The elements of one compared unit in its storage (exec::ElementWalk on the host): element j
+// (0 <= j < count, row-major over extents[0..rank)) is storage element
+// offset + sum_k idx_k * strides[k]. A whole buffer of n elements: rank 1, extent n, stride 1.
+// For membership tests (ako_check_outside) the host orders the dimensions by stride, largest
+// first, with no zero stride, so that the greedy decomposition is exact. Layout (bytes): 0 offset,
+// 8 count, 16 extents, 48 strides, 80 rank, 84 padding; 88 bytes.
+struct AkoView {
+  long long offset;
+  unsigned long long count;
+  long long extents[4];
+  long long strides[4];
+  int rank;                        // 1..4; unused dimensions are ignored
+  int unused;
+};
+static_assert(sizeof(AkoView) == 88, "AkoView layout is part of the protocol");
+
+// The writable views of one storage, for ako_check_outside (passed by value: 712 bytes of the
+// kernel's parameter space).
+struct AkoViewSet {
+  AkoView views[8];
+  int count;                       // 0..8
+  int unused;
+};
+static_assert(sizeof(AkoViewSet) == 712, "AkoViewSet layout is part of the protocol");

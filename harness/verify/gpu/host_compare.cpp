@@ -3,38 +3,26 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstring>
+#include <string>
 
 #include "common/error.hpp"
-#include "cuda/fault.hpp"
-#include "verify/cpu/half_convert.hpp"
 
 namespace ako::verify {
 
-std::vector<double> download_as_double(CUdeviceptr p, DType t, uint64_t n, CUstream stream) {
-  std::vector<unsigned char> raw(n * dtype_size(t));
-  cuda::check(cuMemcpyDtoHAsync(raw.data(), p, raw.size(), stream), "cuMemcpyDtoHAsync(to host)");
-  cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(to host)");
-  std::vector<double> out(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    if (t == DType::fp32) {
-      float f;
-      std::memcpy(&f, raw.data() + 4 * i, 4);
-      out[i] = f;
-    } else {
-      uint16_t h;
-      std::memcpy(&h, raw.data() + 2 * i, 2);
-      out[i] = t == DType::bf16 ? bf16_to_float(h) : fp16_to_float(h);
-    }
-  }
-  return out;
+namespace {
+
+template <class V>
+void check_sizes(const std::vector<V>& got, const std::vector<V>& want) {
+  if (got.size() != want.size())
+    throw Error("comparison of " + std::to_string(got.size()) + " values with " + std::to_string(want.size()) +
+                " expected values");
 }
+
+}  // namespace
 
 BufferComparison compare_on_host(const std::vector<double>& got, const std::vector<double>& want,
                                  const exec::Tolerance& tol) {
-  if (got.size() != want.size())
-    throw Error("comparison of " + std::to_string(got.size()) + " values with " +
-                std::to_string(want.size()) + " expected values");
+  check_sizes(got, want);
   BufferComparison c;
   double worst = -1;  // +inf for a non-finite pair, so only a lower index could tie it
   const double rel_floor = std::max(tol.atol, static_cast<double>(FLT_MIN));
@@ -53,6 +41,29 @@ BufferComparison compare_on_host(const std::vector<double>& got, const std::vect
     }
     if (err > worst) {
       worst = err;
+      c.worst_index = static_cast<int64_t>(i);
+      c.worst_got = g;
+      c.worst_want = w;
+    }
+  }
+  return c;
+}
+
+BufferComparison compare_exactly_on_host(const std::vector<int64_t>& got, const std::vector<int64_t>& want) {
+  check_sizes(got, want);
+  BufferComparison c;
+  double worst = -1;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const bool differ = got[i] != want[i];
+    // In double, so that the difference of two extreme int64 values cannot overflow.
+    const double g = static_cast<double>(got[i]), w = static_cast<double>(want[i]);
+    const double d = differ ? std::max(std::abs(g - w), 1.0) : 0.0;
+    ++c.checked;
+    if (differ) ++c.mismatches;
+    c.max_abs = std::max(c.max_abs, d);
+    c.max_rel = std::max(c.max_rel, d / std::max(std::abs(w), static_cast<double>(FLT_MIN)));
+    if (d > worst) {
+      worst = d;
       c.worst_index = static_cast<int64_t>(i);
       c.worst_got = g;
       c.worst_want = w;

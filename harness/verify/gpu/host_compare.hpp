@@ -1,22 +1,21 @@
 #pragma once
-// Host side of the reference check: device buffers come back as doubles and are compared with
-// the CPU double-precision reference under the same rule as the GPU compare kernel.
-#include <cuda.h>
-
+// Host side of the reference check: the reference kernel's outputs and the fp64 oracle's, both
+// brought to the host (verify/gpu/host_download.hpp), compared under the same rules as the GPU
+// compare kernel (compare_stats.h). Pure: the CPU tests cover it.
 #include <cstdint>
 #include <vector>
 
-#include "model/dtype.hpp"
 #include "exec/protocol/job.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
 
 namespace ako::verify {
 
-// The n elements at p (enqueued on `stream`, then synchronised), converted exactly to double.
-std::vector<double> download_as_double(CUdeviceptr p, DType t, uint64_t n, CUstream stream);
-
-// got vs want element by element; sizes must agree (ako::Error otherwise).
+// got vs want element by element with a tolerance; sizes must agree (ako::Error otherwise).
 BufferComparison compare_on_host(const std::vector<double>& got, const std::vector<double>& want,
                                  const exec::Tolerance& tol);
+
+// Integers: a mismatch is any difference; the error |got - want| (at least 1 for a mismatch)
+// ranks the worst element. Sizes must agree.
+BufferComparison compare_exactly_on_host(const std::vector<int64_t>& got, const std::vector<int64_t>& want);
 
 }  // namespace ako::verify

@@ -1,10 +1,14 @@
 #pragma once
-// The harness's own device kernels: fill inputs, poison outputs, compare outputs. Compiled
-// by NVRTC in the parent (light headers only: cuda_fp16.h, cuda_bf16.h) and launched by
-// the worker, which looks them up by name expression for T in {__nv_bfloat16, __half, float}:
-//   "ako_fill_normal<T>", "ako_fill_uniform<T>", "ako_poison<T>", "ako_compare<T>",
+// The harness's own device kernels: fill inputs, poison outputs, compare outputs, check what a
+// kernel must not have written. Compiled by NVRTC in the parent (light headers only:
+// cuda_fp16.h, cuda_bf16.h) and launched by the worker, which looks them up by name expression:
+//   "ako_fill_normal<T>", "ako_fill_uniform<T>"   T in {__nv_bfloat16, __half, float}
+//   "ako_fill_range<T>"                           T in {int, long long}
+//   "ako_poison<T>", "ako_compare<T>"             T in all five: the floating ones, int, long long
+//   "ako_check_outside<W>"                        W in {unsigned short, unsigned int, unsigned long long}
 // and, for the trustworthy-verdict defences, "ako_guard_fill<unsigned char>",
-// "ako_guard_check<unsigned char>" and "ako_smem_scribble<unsigned int>".
+// "ako_guard_check<unsigned char>", "ako_smem_scribble<unsigned int>", "ako_clock_probe<unsigned
+// long long>" and "ako_l2_evict<unsigned long long>".
 //
 // Launch contract: any grid size, block = 256 threads (every kernel is a grid-stride loop;
 // ako_compare needs blockDim.x to be a multiple of 32, at most 1024). The values written
@@ -19,6 +23,13 @@ namespace ako_support {
 __device__ __forceinline__ float to_float(float v) { return v; }
 __device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
 __device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float to_float(int v) { return static_cast<float>(v); }
+__device__ __forceinline__ float to_float(long long v) { return static_cast<float>(v); }
+
+// Integer element types compare exactly (no <type_traits> under NVRTC's light headers).
+template <typename T> struct is_integer { static constexpr bool value = false; };
+template <> struct is_integer<int> { static constexpr bool value = true; };
+template <> struct is_integer<long long> { static constexpr bool value = true; };
 
 template <typename T> __device__ __forceinline__ T from_float(float v);
 template <> __device__ __forceinline__ float from_float<float>(float v) { return v; }
@@ -49,9 +60,40 @@ constexpr unsigned long long kIndexMask = (1ull << 40) - 1;  // worst_key keeps 
 
 // Bitwise equality of two elements (+0 and -0 differ, equal NaN payloads match).
 template <typename T> __device__ __forceinline__ bool same_bits(T a, T b) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16- or 32-bit element types");
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "16-, 32- or 64-bit element types");
   if constexpr (sizeof(T) == 2) return *reinterpret_cast<const unsigned short*>(&a) == *reinterpret_cast<const unsigned short*>(&b);
-  else return *reinterpret_cast<const unsigned int*>(&a) == *reinterpret_cast<const unsigned int*>(&b);
+  else if constexpr (sizeof(T) == 4) return *reinterpret_cast<const unsigned int*>(&a) == *reinterpret_cast<const unsigned int*>(&b);
+  else return *reinterpret_cast<const unsigned long long*>(&a) == *reinterpret_cast<const unsigned long long*>(&b);
+}
+
+// Storage element of the view's element j (exec::element_at on the host). The loops unroll to
+// constant indices, so the view stays in parameter space (no local-memory copy).
+__device__ __forceinline__ long long view_element(const AkoView& v, unsigned long long j) {
+  if (v.rank == 1) return v.offset + static_cast<long long>(j) * v.strides[0];   // whole buffers
+  long long e = v.offset;
+#pragma unroll
+  for (int k = 3; k >= 0; --k) {
+    if (k >= v.rank) continue;
+    const unsigned long long extent = static_cast<unsigned long long>(v.extents[k]);
+    e += static_cast<long long>(j % extent) * v.strides[k];
+    j /= extent;
+  }
+  return e;
+}
+
+// Whether storage element e belongs to the view, whose dimensions the host ordered by stride,
+// largest first, none zero (exec::covers on the host): the greedy decomposition.
+__device__ __forceinline__ bool view_covers(const AkoView& v, long long e) {
+  long long r = e - v.offset;
+  if (r < 0) return false;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    if (k >= v.rank) continue;
+    const long long idx = r / v.strides[k];
+    if (idx >= v.extents[k]) return false;
+    r -= idx * v.strides[k];
+  }
+  return r == 0;
 }
 
 // Byte i of a guard band seeded with `salt`: SplitMix64 of (salt, i), the same function as
@@ -88,15 +130,32 @@ __global__ void ako_fill_uniform(T* p, unsigned long long n, unsigned long long 
   }
 }
 
-// Every bit set: a NaN in fp16 (0xFFFF), bf16 (0xFFFF) and fp32 (0xFFFFFFFF), so an output
-// element the kernel under test never writes fails the comparison.
+// p[i] = T(low + floor(u * (high - low))), u uniform in [0, 1) with 64 random bits: integers
+// uniform in [low, high) (the host checks that the bounds fit T). The span is taken unsigned, so
+// any int64 bounds with low < high work.
 template <typename T>
-__global__ void ako_poison(T* p, unsigned long long n) {
+__global__ void ako_fill_range(T* p, unsigned long long n, unsigned long long seed, long long low, long long high) {
   using namespace ako_support;
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16- or 32-bit element types");
+  const unsigned long long span = static_cast<unsigned long long>(high) - static_cast<unsigned long long>(low);
   for (unsigned long long i = grid_start(); i < n; i += grid_stride()) {
-    if constexpr (sizeof(T) == 2) reinterpret_cast<unsigned short*>(p)[i] = 0xFFFFu;
-    else reinterpret_cast<unsigned int*>(p)[i] = 0xFFFFFFFFu;
+    const unsigned long long step = __umul64hi(random_bits(seed, i), span);   // in [0, span)
+    p[i] = static_cast<T>(static_cast<long long>(static_cast<unsigned long long>(low) + step));
+  }
+}
+
+// Every bit set over the view's elements: a NaN in fp16 (0xFFFF), bf16 (0xFFFF) and fp32
+// (0xFFFFFFFF), -1 in int and long long, so an output element the kernel under test never
+// writes fails the comparison. Whole out buffers are poisoned with a memset; this kernel poisons
+// the out views inside an inout storage (which is restored, not poisoned, as a whole).
+template <typename T>
+__global__ void ako_poison(T* base, AkoView v) {
+  using namespace ako_support;
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "16-, 32- or 64-bit element types");
+  for (unsigned long long j = grid_start(); j < v.count; j += grid_stride()) {
+    const long long e = view_element(v, j);
+    if constexpr (sizeof(T) == 2) reinterpret_cast<unsigned short*>(base)[e] = 0xFFFFu;
+    else if constexpr (sizeof(T) == 4) reinterpret_cast<unsigned int*>(base)[e] = 0xFFFFFFFFu;
+    else reinterpret_cast<unsigned long long*>(base)[e] = ~0ull;
   }
 }
 
@@ -141,50 +200,54 @@ __device__ __forceinline__ ComparePartial warp_merge(ComparePartial p) {
   return p;
 }
 
-}  // namespace ako_support
-
-// Compares got with want element-wise and accumulates into *stats (see compare_stats.h:
-// the host zeroes *stats first). Block reduction first, then one set of atomics per block;
-// the last block to finish fills worst_index / worst_got / worst_want.
+// Unit element j (got, want) added to a thread's share, by the rules of compare_stats.h.
 template <typename T>
-__global__ void ako_compare(const T* got, const T* want, unsigned long long n, float atol, float rtol,
-                            AkoCompareStats* stats) {
-  using namespace ako_support;
-  ComparePartial mine;
-  // Element 0's bits, for the constant-output check (n >= 1 whenever a thread enters the loop).
-  const T got0 = n ? got[0] : T(), want0 = n ? want[0] : T();
-  for (unsigned long long i = grid_start(); i < n; i += grid_stride()) {
-    if (!same_bits(got[i], got0)) ++mine.got_varying;
-    if (!same_bits(want[i], want0)) ++mine.want_varying;
-    const float g = to_float(got[i]), w = to_float(want[i]);
+__device__ __forceinline__ void compare_element(ComparePartial& mine, T got, T want, unsigned long long j, float atol,
+                                                float rtol) {
+  ++mine.checked;
+  const float rel_floor = fmaxf(atol, 1.17549435e-38f);
+  float err;   // ranks the worst element
+  if constexpr (is_integer<T>::value) {
+    // Exact: any difference is a mismatch, however small the tolerance would call it.
+    const bool differ = got != want;
+    const float d = differ ? fmaxf(static_cast<float>(fabs(static_cast<double>(got) - static_cast<double>(want))), 1.0f) : 0.0f;
+    if (differ) ++mine.mismatches;
+    mine.max_abs = fmaxf(mine.max_abs, d);
+    mine.max_rel = fmaxf(mine.max_rel, d / fmaxf(fabsf(to_float(want)), rel_floor));
+    err = d;
+  } else {
+    const float g = to_float(got), w = to_float(want);
     const bool g_finite = isfinite(g), w_finite = isfinite(w);
     const float d = fabsf(g - w);
     const bool both_finite = g_finite && w_finite;
-    ++mine.checked;
     if (!w_finite) ++mine.want_nonfinite;
     if (!g_finite && w_finite) ++mine.nonfinite;
     if (!both_finite || !(d <= atol + rtol * fabsf(w))) ++mine.mismatches;
     // A non-finite pair ranks as an infinite error: worst of all.
-    const float err = both_finite ? d : __int_as_float(0x7f800000);
+    err = both_finite ? d : __int_as_float(0x7f800000);
     if (both_finite) {
       mine.max_abs = fmaxf(mine.max_abs, d);
-      mine.max_rel = fmaxf(mine.max_rel, d / fmaxf(fabsf(w), fmaxf(atol, 1.17549435e-38f)));
+      mine.max_rel = fmaxf(mine.max_rel, d / fmaxf(fabsf(w), rel_floor));
     }
-    const unsigned long long index_bits = i <= kIndexMask ? kIndexMask - i : 0ull;
-    const unsigned long long key = (static_cast<unsigned long long>(__float_as_uint(err) >> 7) << 40) | index_bits;
-    mine.worst_key = mine.worst_key > key ? mine.worst_key : key;
   }
+  const unsigned long long index_bits = j <= kIndexMask ? kIndexMask - j : 0ull;
+  const unsigned long long key = (static_cast<unsigned long long>(__float_as_uint(err) >> 7) << 40) | index_bits;
+  mine.worst_key = mine.worst_key > key ? mine.worst_key : key;
+}
 
-  // Block reduction: warps, then warp 0 over the warps' results.
+// Reduces the block's shares (warps, then warp 0 over the warps' results) and adds them to
+// *stats with one set of atomics. Returns the worst unit index, in one thread of the last block
+// to finish (it sees every other block's atomics), and ~0 in every other thread.
+__device__ __forceinline__ unsigned long long publish(ComparePartial mine, AkoCompareStats* stats) {
   __shared__ ComparePartial warp_results[32];
   mine = warp_merge(mine);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
   if (lane == 0) warp_results[warp] = mine;
   __syncthreads();
-  if (warp != 0) return;
+  if (warp != 0) return ~0ull;
   mine = lane < warps ? warp_results[lane] : ComparePartial();
   mine = warp_merge(mine);
-  if (lane != 0) return;
+  if (lane != 0) return ~0ull;
 
   atomicAdd(&stats->checked, mine.checked);
   atomicAdd(&stats->mismatches, mine.mismatches);
@@ -197,15 +260,64 @@ __global__ void ako_compare(const T* got, const T* want, unsigned long long n, f
   atomicMax(reinterpret_cast<unsigned int*>(&stats->max_abs), __float_as_uint(mine.max_abs));
   atomicMax(reinterpret_cast<unsigned int*>(&stats->max_rel), __float_as_uint(mine.max_rel));
 
-  // The last block to arrive sees every other block's atomics (fence, then count).
   __threadfence();
-  if (atomicAdd(&stats->blocks_done, 1ull) != gridDim.x - 1ull) return;
+  if (atomicAdd(&stats->blocks_done, 1ull) != gridDim.x - 1ull) return ~0ull;
   const unsigned long long key = atomicMax(&stats->worst_key, 0ull);  // an atomic read
-  if (key == 0) return;  // nothing was checked
-  const unsigned long long index = kIndexMask - (key & kIndexMask);
-  stats->worst_index = index;
-  stats->worst_got = to_float(got[index]);
-  stats->worst_want = to_float(want[index]);
+  if (key == 0) return ~0ull;  // nothing was checked
+  return kIndexMask - (key & kIndexMask);
+}
+
+}  // namespace ako_support
+
+// Compares the view's elements of got with the same elements of want (both storage copies of
+// one buffer) and accumulates into *stats (see compare_stats.h: the host zeroes *stats first);
+// indices in the statistics are the view's own (0 .. count-1). The last block to finish fills
+// worst_index / worst_got / worst_want.
+template <typename T>
+__global__ void ako_compare(const T* got, const T* want, AkoView v, float atol, float rtol, AkoCompareStats* stats) {
+  using namespace ako_support;
+  ComparePartial mine;
+  // The unit's element 0, for the constant-output check (count >= 1 whenever a thread enters the loop).
+  const T got0 = v.count ? got[v.offset] : T(), want0 = v.count ? want[v.offset] : T();
+  for (unsigned long long j = grid_start(); j < v.count; j += grid_stride()) {
+    const long long e = view_element(v, j);
+    const T g = got[e], w = want[e];
+    if (!same_bits(g, got0)) ++mine.got_varying;
+    if (!same_bits(w, want0)) ++mine.want_varying;
+    compare_element(mine, g, w, j, atol, rtol);
+  }
+  const unsigned long long worst = publish(mine, stats);
+  if (worst == ~0ull) return;
+  const long long e = view_element(v, worst);
+  stats->worst_index = worst;
+  stats->worst_got = to_float(got[e]);
+  stats->worst_want = to_float(want[e]);
+}
+
+// A storage with writable views: counts the elements outside every view of `views` whose bits
+// differ from the pristine copy (what the kernel was handed). stats as ako_guard_check's:
+// stats[0] += changed elements, stats[1] = max(~element), stats[2] = max(element); the host
+// zeroes them. Views in membership order (compare_stats.h, AkoView).
+template <typename W>
+__global__ void ako_check_outside(const W* got, const W* pristine, unsigned long long n, AkoViewSet views,
+                                  unsigned long long* stats) {
+  using namespace ako_support;
+  unsigned long long changed = 0, first = ~0ull, last = 0;
+  for (unsigned long long i = grid_start(); i < n; i += grid_stride()) {
+    if (got[i] == pristine[i]) continue;   // unsigned words: a bitwise comparison
+    bool inside = false;
+#pragma unroll
+    for (int v = 0; v < 8; ++v)
+      if (v < views.count && view_covers(views.views[v], static_cast<long long>(i))) inside = true;
+    if (inside) continue;
+    ++changed;
+    first = i < first ? i : first;
+    last = i > last ? i : last;
+  }
+  if (!changed) return;
+  atomicAdd(&stats[0], changed);
+  atomicMax(&stats[1], ~first);
+  atomicMax(&stats[2], last);
 }
 
 // Guard bands (exec/protocol/guard_layout.hpp): fill n bytes with the salted pattern ...

@@ -4,7 +4,6 @@
 
 #include "common/error.hpp"
 #include "cuda/fault.hpp"
-#include "verify/gpu/compare_stats.h"
 
 namespace ako::verify {
 
@@ -12,22 +11,6 @@ namespace {
 
 constexpr unsigned kBlock = 256;          // the support kernels' launch contract
 constexpr unsigned kBlocksPerSm = 16;     // enough to saturate HBM with grid-stride loops
-
-BufferComparison from_device(const AkoCompareStats& s) {
-  BufferComparison c;
-  c.checked = s.checked;
-  c.mismatches = s.mismatches;
-  c.nonfinite = s.nonfinite;
-  c.want_nonfinite = s.want_nonfinite;
-  c.max_abs = s.max_abs;
-  c.max_rel = s.max_rel;
-  c.worst_index = s.checked ? static_cast<int64_t>(s.worst_index) : -1;
-  c.worst_got = s.worst_got;
-  c.worst_want = s.worst_want;
-  c.got_varying = s.got_varying;
-  c.want_varying = s.want_varying;
-  return c;
-}
 
 }  // namespace
 
@@ -53,40 +36,6 @@ void SupportKernels::launch(const std::string& key, CUfunction fn, uint64_t n, v
       std::clamp<uint64_t>(wanted, 1, static_cast<uint64_t>(sm_count_) * kBlocksPerSm));
   cuda::check(cuLaunchKernel(fn, grid, 1, 1, kBlock, 1, 1, 0, stream, params, nullptr),
               "cuLaunchKernel(support " + key + ")");
-}
-
-void SupportKernels::fill(const exec::BufferJob& b, CUdeviceptr p, uint64_t seed, CUstream stream) {
-  if (b.init.dist != "normal" && b.init.dist != "uniform")
-    throw Error("buffer '" + b.name + "': unknown init distribution '" + b.init.dist +
-                "' (expected normal or uniform)");
-  const std::string op = "fill_" + b.init.dist;
-  unsigned long long n = b.count, s = seed;
-  float a = static_cast<float>(b.init.a), c = static_cast<float>(b.init.b);
-  void* params[] = {&p, &n, &s, &a, &c};
-  launch(op + ":" + std::string(dtype_name(b.dtype)), function(op, b.dtype), n, params, stream);
-}
-
-void SupportKernels::poison(DType t, CUdeviceptr p, uint64_t n, CUstream stream) {
-  unsigned long long count = n;
-  void* params[] = {&p, &count};
-  launch("poison:" + std::string(dtype_name(t)), function("poison", t), n, params, stream);
-}
-
-BufferComparison SupportKernels::compare(DType t, CUdeviceptr got, CUdeviceptr want, uint64_t n,
-                                         const exec::Tolerance& tol, CUstream stream) {
-  if (!stats_) stats_ = cuda::DeviceBuffer(sizeof(AkoCompareStats), "compare statistics");
-  cuda::check(cuMemsetD8Async(stats_.get(), 0, sizeof(AkoCompareStats), stream),
-              "cuMemsetD8Async(compare statistics)");
-  unsigned long long count = n;
-  float atol = static_cast<float>(tol.atol), rtol = static_cast<float>(tol.rtol);
-  CUdeviceptr stats = stats_.get();
-  void* params[] = {&got, &want, &count, &atol, &rtol, &stats};
-  launch("compare:" + std::string(dtype_name(t)), function("compare", t), n, params, stream);
-  AkoCompareStats host{};
-  cuda::check(cuMemcpyDtoHAsync(&host, stats_.get(), sizeof host, stream),
-              "cuMemcpyDtoHAsync(compare statistics)");
-  cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(compare)");
-  return from_device(host);
 }
 
 double SupportKernels::clock_mhz(CUstream stream) {

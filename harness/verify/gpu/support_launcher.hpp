@@ -1,6 +1,7 @@
 #pragma once
 // Host side of the harness's own device kernels (verify/gpu/support_kernels.cuh): seeded
-// fills, poisoning, the element-wise comparison, guard bands and the shared-memory scribble.
+// fills, poisoning, the element-wise comparison of whole buffers and strided views, guard
+// bands, the outside-the-views check and the shared-memory scribble.
 // Launch contract of those kernels: any grid, 256 threads per block, grid-stride loops.
 #include <cuda.h>
 
@@ -11,6 +12,7 @@
 
 #include "model/dtype.hpp"
 #include "cuda/device_buffer.hpp"
+#include "exec/protocol/element_walk.hpp"
 #include "exec/protocol/job.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
 
@@ -24,13 +26,16 @@ class SupportKernels {
  public:
   SupportKernels(SupportLookup lookup, int sm_count);
 
-  // Fresh values per BufferJob::init ("normal": mean a, stddev b; "uniform": [a, b)).
-  // Throws ako::Error for an unknown distribution.
+  // Fresh values per BufferJob::init ("normal": mean a, stddev b; "uniform": [a, b); "range":
+  // integers in [low, high)). Throws ako::Error for an unknown distribution, a distribution
+  // that does not suit the dtype, or a range that does not fit it.
   void fill(const exec::BufferJob& b, CUdeviceptr p, uint64_t seed, CUstream stream);
-  // Values no correct kernel leaves behind (NaN), so an unwritten element cannot pass.
-  void poison(DType t, CUdeviceptr p, uint64_t n, CUstream stream);
-  // got vs want on the GPU; synchronises the stream to read the statistics back.
-  BufferComparison compare(DType t, CUdeviceptr got, CUdeviceptr want, uint64_t n,
+  // Values no correct kernel leaves behind (all bits set: NaN, or -1 for integers) over the
+  // walk's elements of the storage at `base`, so an unwritten element cannot pass.
+  void poison(DType t, CUdeviceptr base, const exec::ElementWalk& walk, CUstream stream);
+  // The walk's elements of got vs the same elements of want (two copies of one storage) on the
+  // GPU; integers exactly. Synchronises the stream to read the statistics back.
+  BufferComparison compare(DType t, CUdeviceptr got, CUdeviceptr want, const exec::ElementWalk& walk,
                            const exec::Tolerance& tol, CUstream stream);
 
   // Guard bands: one region = n bytes at p holding the pattern of `salt`.
@@ -45,6 +50,11 @@ class SupportKernels {
   void guard_fill(const GuardRegion& g, CUstream stream);
   // Checks every region (one launch each), reads the counts back with one copy; synchronises.
   std::vector<GuardCounts> guard_check(const std::vector<GuardRegion>& regions, CUstream stream);
+  // Elements of the storage copy `got` (n elements) outside every view of `views` (each in
+  // exec::membership_order, at most exec::kMaxViewsPerStorage) whose bits differ from `pristine`;
+  // first / last are element indices. Synchronises.
+  GuardCounts check_outside(DType t, CUdeviceptr got, CUdeviceptr pristine, uint64_t n,
+                            const std::vector<exec::ElementWalk>& views, CUstream stream);
 
   // Writes `pattern` over the dynamic shared memory of one maximal block per SM, so the next
   // kernel's uninitialised shared memory holds it (the determinism check's two patterns).
@@ -66,7 +76,7 @@ class SupportKernels {
   SupportLookup lookup_;
   int sm_count_;
   cuda::DeviceBuffer stats_;   // AkoCompareStats of the comparison in flight
-  cuda::DeviceBuffer guard_stats_;   // 3 x u64 per guard region of the check in flight
+  cuda::DeviceBuffer guard_stats_;   // 3 x u64 per guard region (or outside check) in flight
   int scribble_bytes_ = -1;          // dynamic shared memory of the scribble; -1: not set up yet
   cuda::DeviceBuffer clock_out_;     // ns and cycles of the clock probe
 };

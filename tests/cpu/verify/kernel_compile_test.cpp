@@ -99,11 +99,21 @@ TEST(KernelCompile, SolutionEveryVectorWidth) {
 }
 
 TEST(KernelCompile, SupportKernelsEveryType) {
+  // The name expressions the worker looks up (cli/commands/run_plan.cpp, support_name_expressions).
   std::vector<std::string> exprs;
-  for (const char* k : {"ako_fill_normal", "ako_fill_uniform", "ako_poison", "ako_compare"})
+  for (const char* k : {"ako_fill_normal", "ako_fill_uniform"})
     for (const char* t : {"__nv_bfloat16", "__half", "float"}) exprs.push_back(std::string(k) + "<" + t + ">");
+  for (const char* t : {"int", "long long"}) exprs.push_back(std::string("ako_fill_range<") + t + ">");
+  for (const char* k : {"ako_poison", "ako_compare"})
+    for (const char* t : {"__nv_bfloat16", "__half", "float", "int", "long long"})
+      exprs.push_back(std::string(k) + "<" + t + ">");
+  for (const char* w : {"unsigned short", "unsigned int", "unsigned long long"})
+    exprs.push_back(std::string("ako_check_outside<") + w + ">");
   const auto out = compile_or_fail(kRoot / "harness/verify/gpu/support_kernels.cuh", exprs);
-  for (const auto& [name, r] : out.resources) EXPECT_EQ(r.spill_stores, 0) << name;
+  for (const auto& [name, r] : out.resources) {
+    EXPECT_EQ(r.spill_stores, 0) << name;
+    EXPECT_EQ(r.stack_bytes, 0) << name << ": a view indexed at run time in local memory?";
+  }
 }
 
 class BrokenKernel : public ::testing::TestWithParam<const char*> {};

@@ -1,0 +1,52 @@
+#include "exec/worker/write_checks.hpp"
+
+#include "exec/protocol/guard_layout.hpp"
+
+namespace ako::exec {
+
+namespace {
+
+std::string guard_damage(const CaseBuffers& buffers, int set, const ValidationContext& ctx, const std::string& who) {
+  const auto& guards = buffers.solution_guards(set);
+  std::vector<verify::SupportKernels::GuardRegion> regions;
+  for (const auto& g : guards) regions.push_back(g.region);
+  const auto counts = ctx.support.guard_check(regions, ctx.stream);
+  std::string reason;
+  for (size_t i = 0; i < guards.size(); ++i) {
+    if (!counts[i].changed) continue;
+    GuardDamage d{guards[i].buffer, guards[i].before, counts[i].changed, counts[i].first, counts[i].last,
+                  guards[i].region.bytes};
+    reason += (reason.empty() ? "" : "; ") + describe_guard_damage(who, d);
+  }
+  return reason;
+}
+
+// Inside the allocation but outside the views: the guards cannot see it, the pristine copy can.
+std::string outside_damage(const CaseJob& job, const CaseBuffers& buffers, int set, const ValidationContext& ctx,
+                           const std::string& who) {
+  std::string reason;
+  for (const OutsideCheck& c : buffers.plan().outside) {
+    const BufferJob& storage = job.buffers[c.storage];
+    const auto counts = ctx.support.check_outside(storage.dtype, buffers.args(Side::solution, set)[c.storage],
+                                                  buffers.pristine(set)[c.storage], storage.count, c.views, ctx.stream);
+    if (!counts.changed) continue;
+    std::vector<std::string> views;
+    for (int v : c.view_buffers) views.push_back(job.buffers[v].name);
+    reason += (reason.empty() ? "" : "; ") +
+              describe_outside_write(who, storage.name, counts.changed, counts.first, counts.last, views);
+  }
+  return reason;
+}
+
+}  // namespace
+
+std::optional<Finding> check_solution_writes(const CaseJob& job, const CaseBuffers& buffers, int set,
+                                             const ValidationContext& ctx, const std::string& who) {
+  std::string reason = guard_damage(buffers, set, ctx, who);
+  const std::string outside = outside_damage(job, buffers, set, ctx, who);
+  if (!outside.empty()) reason += (reason.empty() ? "" : "; ") + outside;
+  if (reason.empty()) return std::nullopt;
+  return Finding{Verdict::failed, "out_of_bounds_write", "out-of-bounds write: " + reason};
+}
+
+}  // namespace ako::exec
