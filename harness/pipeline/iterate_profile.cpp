@@ -1,4 +1,4 @@
-#include "cli/commands/iterate_profile.hpp"
+#include "pipeline/iterate_profile.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "task/device_config.hpp"
 #include "task/spec.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 namespace fs = std::filesystem;
 
@@ -58,7 +58,7 @@ const CaseResult* hottest_case(const RunResult& r) {
 }
 
 ProfileRun profile_hottest_case(const fs::path& root, const RunResult& result, const fs::path& scratch,
-                                const IterateOptions& opt, Progress& progress) {
+                                const cli::IterateOptions& opt, cli::Progress& progress) {
   ProfileRun out;
   const CaseResult* hot = hottest_case(result);
   if (!hot) {
@@ -110,4 +110,4 @@ ProfileRun profile_hottest_case(const fs::path& root, const RunResult& result, c
   return out;
 }
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

@@ -10,8 +10,10 @@
 #include "result/run_result.hpp"
 
 namespace ako::cli {
-
 struct IterateOptions;
+}
+
+namespace ako::pipeline {
 
 struct ProfileRun {
   bool ok = false;
@@ -25,6 +27,6 @@ struct ProfileRun {
 const CaseResult* hottest_case(const RunResult& result);
 
 ProfileRun profile_hottest_case(const std::filesystem::path& root, const RunResult& result,
-                                const std::filesystem::path& scratch, const IterateOptions& opt, Progress& progress);
+                                const std::filesystem::path& scratch, const cli::IterateOptions& opt, cli::Progress& progress);
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

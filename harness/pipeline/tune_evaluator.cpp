@@ -1,4 +1,4 @@
-#include "cli/commands/tune_evaluator.hpp"
+#include "pipeline/tune_evaluator.hpp"
 
 #include <unistd.h>
 
@@ -8,13 +8,13 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/run_plan.hpp"
-#include "cli/commands/workspace.hpp"
+#include "pipeline/run_plan.hpp"
+#include "pipeline/workspace.hpp"
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "task/cases.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 namespace fs = std::filesystem;
 
@@ -223,4 +223,4 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
   return out;
 }
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

@@ -20,14 +20,14 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands/run_plan.hpp"
+#include "pipeline/run_plan.hpp"
 #include "exec/client/worker_client.hpp"
 #include "exec/protocol/job.hpp"
 #include "search/reference_times.hpp"
 #include "search/tuner.hpp"
 #include "task/spec.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 struct GpuEvaluatorOptions {
   std::vector<DType> dtypes;             // empty: the task's
@@ -68,4 +68,4 @@ class GpuEvaluator : public search::Evaluator {
   GpuEvaluatorOptions opt_;
 };
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

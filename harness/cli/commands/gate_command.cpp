@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/run_command.hpp"
-#include "cli/commands/workspace.hpp"
+#include "pipeline/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/progress.hpp"
 #include "common/atomic_file.hpp"
@@ -229,7 +229,7 @@ int update_baseline(const GateCommandOptions& opt, const gate::GateReport& repor
 }  // namespace
 
 int gate_command(const GateCommandOptions& opt) {
-  const fs::path root = find_workspace(opt.root);
+  const fs::path root = pipeline::find_workspace(opt.root);
   const std::vector<std::string> all = task::list_tasks(root);
   const std::vector<std::string> tasks = selected_tasks(opt, all);
 

@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/iterate_profile.hpp"
+#include "pipeline/iterate_profile.hpp"
 #include "cli/commands/run_command.hpp"
-#include "cli/commands/workspace.hpp"
+#include "pipeline/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/hygiene_text.hpp"
 #include "cli/format/style.hpp"
@@ -287,7 +287,7 @@ struct Judged {
   std::string title, hypothesis, changes;
   std::optional<RunResult> baseline_result, best_result;
   Assessment a;
-  ProfileRun prof;
+  pipeline::ProfileRun prof;
   bool want_profile = false;
 };
 
@@ -366,7 +366,7 @@ Judged run_and_judge(const Context& c, const fs::path& root, const TrajectoryPat
   if (j.a.stall.stalled) fmt::print(stderr, "{}", stall_warning(j.a.stall));
   j.want_profile = opt.ncu || j.a.stall.stalled;
   if (j.want_profile) {
-    j.prof = profile_hottest_case(root, j.now, scratch, opt, progress);
+    j.prof = pipeline::profile_hottest_case(root, j.now, scratch, opt, progress);
     if (!j.prof.message.empty()) fmt::print(stderr, "{}: ncu: {}\n", c.cmd, j.prof.message);
   }
   return j;
@@ -420,7 +420,7 @@ git::CommitMade record(const fs::path& root, const State& s, const Judged& j, co
 
 int iterate_command(const IterateOptions& opt) {
   const Context c{opt, opt.restore_best ? "ako best" : "ako iterate"};
-  const fs::path root = find_workspace(opt.root);
+  const fs::path root = pipeline::find_workspace(opt.root);
   const std::string task = resolve_task(root, opt.task);
   const TrajectoryPaths paths{root, task};
   if (!opt.restore_best && opt.hypothesis.empty())

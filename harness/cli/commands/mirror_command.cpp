@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/workspace.hpp"
+#include "pipeline/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "port/mirror.hpp"
 
@@ -10,7 +10,7 @@ namespace ako::cli {
 
 int mirror_command(const MirrorCommandOptions& opt) {
   port::MirrorOptions m;
-  m.workspace = find_workspace(opt.root);
+  m.workspace = pipeline::find_workspace(opt.root);
   m.engine = opt.from;
   m.task = opt.task;
   m.profile = opt.profile;

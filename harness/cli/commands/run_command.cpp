@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/run_plan.hpp"
-#include "cli/commands/workspace.hpp"
+#include "pipeline/run_plan.hpp"
+#include "pipeline/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/progress.hpp"
 #include "cli/format/run_table.hpp"
@@ -89,7 +89,7 @@ ConfigUsed choose_config(task::TaskSpec& spec, const RunOptions& opt, const exec
 
 Prepared prepare(const RunOptions& opt, bool with_checks) {
   Prepared p;
-  p.root = find_workspace(opt.root);
+  p.root = pipeline::find_workspace(opt.root);
   p.spec = task::load_task(p.root, opt.task);
   if (!opt.solution.empty()) {
     const fs::path s = fs::absolute(opt.solution);
@@ -118,16 +118,16 @@ Prepared prepare(const RunOptions& opt, bool with_checks) {
   return p;
 }
 
-BuiltKernels build(const Prepared& p) {
-  BuildOptions bo;
+pipeline::BuiltKernels build(const Prepared& p) {
+  pipeline::BuildOptions bo;
   bo.arch = p.arch;
   bo.compile = p.compile;
   bo.root = p.root;
   bo.allow = p.spec.solution.allow;
-  return build_kernels(p.cases, bo);
+  return pipeline::build_kernels(p.cases, bo);
 }
 
-void print_compile_errors(const BuiltKernels& built) {
+void print_compile_errors(const pipeline::BuiltKernels& built) {
   for (const auto& e : built.errors) fmt::print(stderr, "{}\n", e);
 }
 
@@ -179,7 +179,7 @@ void write_json(const fs::path& file, const RunResult& r) {
 int compile_command(const RunOptions& opt) {
   Prepared p = prepare(opt, /*with_checks=*/true);
   const auto t0 = std::chrono::steady_clock::now();
-  BuiltKernels built = build(p);
+  pipeline::BuiltKernels built = build(p);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RunResult r;
   r.builds = built.builds;
@@ -191,8 +191,8 @@ int compile_command(const RunOptions& opt) {
   print_compile_errors(built);
   // A baseline is never the run's verdict: its absence or compile error is said, not fatal.
   std::vector<CaseResult> skeletons;
-  for (size_t i = 0; i < p.cases.size(); ++i) skeletons.push_back(case_result_skeleton(p.cases[i], static_cast<int>(i)));
-  mark_baseline_compile_errors(skeletons, built);
+  for (size_t i = 0; i < p.cases.size(); ++i) skeletons.push_back(pipeline::case_result_skeleton(p.cases[i], static_cast<int>(i)));
+  pipeline::mark_baseline_compile_errors(skeletons, built);
   for (const auto& note : baseline_notes(skeletons)) fmt::print("{}\n", note);
   fmt::print("COMPILED: {}\n", built.errors.empty() ? "yes" : "no");
   if (!built.errors.empty()) return kExitUsage;
@@ -223,17 +223,17 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   // Every case is in the result from the start, skipped until the worker says otherwise, so
   // a run that stops early still lists what it did not do.
   for (size_t i = 0; i < p.cases.size(); ++i)
-    result.cases.push_back(case_result_skeleton(p.cases[i], static_cast<int>(i)));
+    result.cases.push_back(pipeline::case_result_skeleton(p.cases[i], static_cast<int>(i)));
   auto mark_not_run = [&](const std::string& why) {
     for (auto& c : result.cases) c.reason = "not run: " + why;
   };
 
   progress.note(fmt::format("compiling {} for {}", p.spec.name, p.arch));
-  BuiltKernels built = build(p);
+  pipeline::BuiltKernels built = build(p);
   result.builds = built.builds;
   result.static_findings = built.findings;
   result.summary.compiled = built.errors.empty();
-  mark_baseline_compile_errors(result.cases, built);
+  pipeline::mark_baseline_compile_errors(result.cases, built);
   out.baseline_notes = baseline_notes(result.cases);
   if (!built.errors.empty()) {
     out.stage = RunStage::compile_failed;
@@ -248,7 +248,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   if (verify::any_refused(built.findings)) {
     // Refused before any GPU work: the verdict does not depend on a device.
     out.stage = RunStage::refused;
-    refuse_static(result.cases, built.findings);
+    pipeline::refuse_static(result.cases, built.findings);
     summarize(result);
     result.summary.compiled = true;
     return out;
@@ -274,13 +274,13 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   timing.warmup_ms = 5.0;
   const fs::path cache_dir = p.compile.cache_dir.empty() ? jit::default_cache_dir() : p.compile.cache_dir;
   exec::WorkerJob job =
-      make_worker_job(p.cases, built, p.spec.op, out.trials, out.seed, timing, !opt.no_time, cache_dir);
+      pipeline::make_worker_job(p.cases, built, p.spec.op, out.trials, out.seed, timing, !opt.no_time, cache_dir);
   job.remeasure_bandwidth = opt.remeasure_bandwidth;
   // The worker's per-launch watchdog fires before the parent's silence watchdog.
   job.launch_limit = exec::launch_limit_for_case_timeout(opt.case_timeout_s);
 
   exec::ClientOptions copt;
-  copt.worker_exe = worker_executable();
+  copt.worker_exe = pipeline::worker_executable();
   copt.case_timeout_s = opt.case_timeout_s;
   copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
   fs::create_directories(copt.scratch_dir);
@@ -307,8 +307,8 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
     if (wr.index < 0 || wr.index >= total) continue;
     CaseResult& c = result.cases[wr.index];
     exec::merge_worker_fields(c, wr);
-    derive_rates(c, result.device.copy_bandwidth_gbs);
-    refuse_implausible(c, result.device.copy_bandwidth_gbs);
+    pipeline::derive_rates(c, result.device.copy_bandwidth_gbs);
+    pipeline::refuse_implausible(c, result.device.copy_bandwidth_gbs);
   }
   if (opt.sanitize) {
     // Each failing case again, alone and untimed, under every compute-sanitizer tool.

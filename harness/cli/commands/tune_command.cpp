@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/run_plan.hpp"
-#include "cli/commands/tune_evaluator.hpp"
+#include "pipeline/run_plan.hpp"
+#include "pipeline/tune_evaluator.hpp"
 #include "cli/commands/tune_report.hpp"
-#include "cli/commands/workspace.hpp"
+#include "pipeline/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/progress.hpp"
 #include "common/atomic_file.hpp"
@@ -60,7 +60,7 @@ std::vector<const task::ShapeSpec*> select_shapes(const task::TaskSpec& spec, co
 }
 
 // The live line: where the search is, what the GPU side has done, the best so far, the ETA.
-std::string progress_line(const search::Progress& p, const GpuEvaluator* gpu) {
+std::string progress_line(const search::Progress& p, const pipeline::GpuEvaluator* gpu) {
   std::string line = fmt::format("{} {}/{}", p.cls, p.asked, p.valid);
   if (gpu)
     line += fmt::format(" | compiled {} refused {} validated {} timed {}", gpu->compiled.load(),
@@ -104,7 +104,7 @@ void write_device_config(const task::TaskSpec& spec, const fs::path& relative, c
 int tune_command(const TuneCommandOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   Progress progress(stderr, opt.progress.value_or(is_terminal(stderr)));
-  const fs::path root = find_workspace(opt.root);
+  const fs::path root = pipeline::find_workspace(opt.root);
   task::TaskSpec spec = task::load_task(root, opt.task);
   const auto shapes = select_shapes(spec, opt.shapes);
   const search::ClassMode mode = opt.classes == "shape" ? search::ClassMode::shape : search::ClassMode::config;
@@ -138,7 +138,7 @@ int tune_command(const TuneCommandOptions& opt) {
   search::DbContext ctx;
   std::unique_ptr<search::Evaluator> evaluator;
   search::ReplayEvaluator* replay = nullptr;
-  GpuEvaluator* gpu_eval = nullptr;
+  pipeline::GpuEvaluator* gpu_eval = nullptr;
   fs::path db_file = opt.db;
   if (!opt.replay.empty()) {
     ctx = replay_context(opt, spec.name);
@@ -177,7 +177,7 @@ int tune_command(const TuneCommandOptions& opt) {
     std::vector<std::string> allow = spec.solution.allow;
     std::sort(allow.begin(), allow.end());
     ctx.allow = allow;
-    GpuEvaluatorOptions go;
+    pipeline::GpuEvaluatorOptions go;
     for (DType t : spec.dtypes)
       if (opt.dtypes.empty() || std::count(opt.dtypes.begin(), opt.dtypes.end(), std::string(dtype_name(t)))) {
         ctx.dtypes.emplace_back(dtype_name(t));
@@ -199,7 +199,7 @@ int tune_command(const TuneCommandOptions& opt) {
     go.build.compile.jobs = opt.jobs;
     go.build.root = spec.root;
     go.build.allow = allow;
-    auto g = std::make_unique<GpuEvaluator>(spec, go);
+    auto g = std::make_unique<pipeline::GpuEvaluator>(spec, go);
     gpu_eval = g.get();
     evaluator = std::move(g);
     fmt::print("ako tune {}: {} (driver {}), arch {}, source {}\n", spec.name, ctx.device, ctx.driver, ctx.arch,
