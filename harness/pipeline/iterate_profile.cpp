@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/iterate_command.hpp"
 #include "common/dtype.hpp"
 #include "common/error.hpp"
 #include "gate/case_key.hpp"
@@ -58,7 +57,7 @@ const CaseResult* hottest_case(const RunResult& r) {
 }
 
 ProfileRun profile_hottest_case(const fs::path& root, const RunResult& result, const fs::path& scratch,
-                                const cli::IterateOptions& opt, cli::Progress& progress) {
+                                const ProfileOptions& opt, ProgressSink& progress) {
   ProfileRun out;
   const CaseResult* hot = hottest_case(result);
   if (!hot) {

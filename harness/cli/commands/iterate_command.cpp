@@ -366,7 +366,7 @@ Judged run_and_judge(const Context& c, const fs::path& root, const TrajectoryPat
   if (j.a.stall.stalled) fmt::print(stderr, "{}", stall_warning(j.a.stall));
   j.want_profile = opt.ncu || j.a.stall.stalled;
   if (j.want_profile) {
-    j.prof = pipeline::profile_hottest_case(root, j.now, scratch, opt, progress);
+    j.prof = pipeline::profile_hottest_case(root, j.now, scratch, {opt.arch, opt.cache_dir}, progress);
     if (!j.prof.message.empty()) fmt::print(stderr, "{}: ncu: {}\n", c.cmd, j.prof.message);
   }
   return j;
