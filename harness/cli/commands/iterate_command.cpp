@@ -6,11 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "pipeline/iterate_profile.hpp"
-#include "cli/commands/run_command.hpp"
-#include "pipeline/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/hygiene_text.hpp"
+#include "cli/format/progress.hpp"
 #include "cli/format/style.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -22,6 +20,9 @@
 #include "iterate/entry_text.hpp"
 #include "iterate/log_markdown.hpp"
 #include "iterate/record.hpp"
+#include "pipeline/execute_run.hpp"
+#include "pipeline/iterate_profile.hpp"
+#include "pipeline/workspace.hpp"
 #include "task/spec.hpp"
 
 namespace ako::cli {
@@ -136,7 +137,7 @@ RunResult run_task(const IterateOptions& opt, const std::string& task, const fs:
     notes.push_back("recorded result " + opt.result_json.string() + " (--result-json: nothing ran on a GPU here)");
     return *recorded;
   }
-  RunOptions ro;
+  pipeline::RunOptions ro;
   ro.task = task;
   ro.root = root;
   ro.shapes = opt.shapes;
@@ -146,7 +147,7 @@ RunResult run_task(const IterateOptions& opt, const std::string& task, const fs:
   ro.jobs = opt.jobs;
   ro.no_cache = opt.no_cache;
   ro.cache_dir = opt.cache_dir;
-  const RunOutcome o = execute_run(ro, progress);
+  const pipeline::RunOutcome o = pipeline::execute_run(ro, progress);
   progress.clear();
   require_measured(o.result, "ako run task " + task);
   for (const auto& e : o.compile_errors) notes.push_back("compile error: " + e);

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "pipeline/workspace.hpp"
 #include "cli/exit_codes.hpp"
+#include "pipeline/workspace.hpp"
 #include "port/mirror.hpp"
 
 namespace ako::cli {

@@ -7,10 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "pipeline/run_plan.hpp"
-#include "pipeline/tune_evaluator.hpp"
 #include "cli/commands/tune_report.hpp"
-#include "pipeline/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/progress.hpp"
 #include "common/atomic_file.hpp"
@@ -20,6 +17,9 @@
 #include "jit/compiler.hpp"
 #include "jit/include_scan.hpp"
 #include "jit/sha256.hpp"
+#include "pipeline/run_plan.hpp"
+#include "pipeline/tune_evaluator.hpp"
+#include "pipeline/workspace.hpp"
 #include "search/time_budget.hpp"
 #include "search/tuner.hpp"
 #include "task/cases.hpp"
