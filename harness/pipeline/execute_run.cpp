@@ -14,6 +14,7 @@
 #include "common/utc_time.hpp"
 #include "exec/client/sanitizer.hpp"
 #include "exec/client/worker_client.hpp"
+#include "pipeline/verdict.hpp"
 #include "pipeline/workspace.hpp"
 #include "task/device_config.hpp"
 #include "verify/static/static_check.hpp"
@@ -271,10 +272,7 @@ RunOutcome execute_run(const RunOptions& opt, ProgressSink& progress) {
   result.device.nvrtc_version = jit::nvrtc_version_string();  // the worker has no NVRTC
   for (const auto& wr : run.results) {
     if (wr.index < 0 || wr.index >= static_cast<int>(result.cases.size())) continue;
-    CaseResult& c = result.cases[wr.index];
-    exec::merge_worker_fields(c, wr);
-    derive_rates(c, result.device.copy_bandwidth_gbs);
-    refuse_implausible(c, result.device.copy_bandwidth_gbs);
+    settle_case(result.cases[wr.index], wr, result.device.copy_bandwidth_gbs);
   }
   if (opt.sanitize) sanitize_failures(result, job, worker_exe, opt.case_timeout_s, p.cases, progress);
   summarize(result);

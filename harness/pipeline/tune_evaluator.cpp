@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "pipeline/run_plan.hpp"
+#include "pipeline/verdict.hpp"
 #include "pipeline/workspace.hpp"
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
@@ -158,10 +159,14 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     exec::WorkerRun run = opt_.run_worker ? opt_.run_worker(job, copt, cb) : exec::run_worker(job, copt, cb);
     std::error_code ec;
     fs::remove_all(copt.scratch_dir, ec);
+    if (run.device) device = run.device;
+    const double copy_bandwidth_gbs = device ? device->copy_bandwidth_gbs : 0;
     for (const auto& r : run.results)
       if (r.index >= 0 && r.index < total) {
         auto [vi, ci] = owner[r.index];
-        results[vi][ci] = r;
+        // The verdict rules `ako run` applies (pipeline/verdict.hpp), on the case's own record.
+        results[vi][ci] = case_result_skeleton(vs[vi].cases[ci], static_cast<int>(ci));
+        settle_case(results[vi][ci], r, copy_bandwidth_gbs);
         if (job.cases[r.index].time_reference)
           references.settle(job.cases[r.index].label,
                             r.reference_time ? std::optional<double>(r.reference_time->median_us) : std::nullopt);
