@@ -176,11 +176,11 @@ KernelSpec parse_kernel(const Field& f, const TaskSpec& spec, KernelRole role, c
   const bool solution = role == KernelRole::solution;
   if (solution)
     f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes", "params", "constraints", "config", "allow"});
-  else if (role == KernelRole::reference || role == KernelRole::oracle)
-    f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes"});
   if (role == KernelRole::oracle && !f.present())
     f.fail("required: the task's fp64 oracle (a kernel in double precision the reference is checked against on "
            "check_shapes; tasks/README.md, \"Oracle\")");
+  if (role == KernelRole::reference || role == KernelRole::oracle)
+    f.only_keys({"file", "kernel", "args", "grid", "block", "shared_bytes"});
   KernelSpec k;
   k.file = existing_file(f["file"], spec.root);
   const std::vector<std::string> names = expression_names(spec);

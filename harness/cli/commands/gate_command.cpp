@@ -8,8 +8,6 @@
 #include <cuda.h>  // CUDA_VERSION only: ako never links the driver
 #include <fmt/format.h>
 
-#include "cli/commands/run_command.hpp"
-#include "cli/commands/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/progress.hpp"
 #include "common/atomic_file.hpp"
@@ -20,6 +18,8 @@
 #include "gate/render.hpp"
 #include "gate/update.hpp"
 #include "jit/compiler.hpp"
+#include "pipeline/execute_run.hpp"
+#include "pipeline/workspace.hpp"
 #include "task/cases.hpp"
 #include "task/device_config.hpp"
 #include "task/spec.hpp"
@@ -61,7 +61,7 @@ struct EntryPlan {
 
 gate::TaskOutcome gate_task(const GateCommandOptions& opt, const fs::path& root, const std::string& task,
                             const EntryPlan& plan, Progress& progress) {
-  RunOptions ro;
+  pipeline::RunOptions ro;
   ro.task = task;
   ro.root = root;
   ro.arch = plan.arch;
@@ -75,7 +75,7 @@ gate::TaskOutcome gate_task(const GateCommandOptions& opt, const fs::path& root,
   ro.no_cache = opt.no_cache;
   ro.cache_dir = opt.cache_dir;
   // Fixed on purpose: the gate always times cold L2 with CUPTI, as the baseline was.
-  RunOutcome run = execute_run(ro, progress);
+  pipeline::RunOutcome run = pipeline::execute_run(ro, progress);
   progress.clear();
   for (const auto& e : run.compile_errors) fmt::print(stderr, "{}\n", e);
 
@@ -83,10 +83,10 @@ gate::TaskOutcome gate_task(const GateCommandOptions& opt, const fs::path& root,
   o.task = task;
   o.result = std::move(run.result);
   o.result.device.arch = o.result.device.arch.empty() ? run.arch : o.result.device.arch;
-  o.ran_on_gpu = run.stage == RunStage::ran;
-  if (run.stage == RunStage::no_gpu) o.not_run_reason = "no GPU (" + run.no_gpu_reason + ")";
+  o.ran_on_gpu = run.stage == pipeline::RunStage::ran;
+  if (run.stage == pipeline::RunStage::no_gpu) o.not_run_reason = "no GPU (" + run.no_gpu_reason + ")";
   o.build_errors = run.compile_errors;
-  if (run.stage == RunStage::refused)  // the static checks refused the solution: a gate failure
+  if (run.stage == pipeline::RunStage::refused)  // the static checks refused the solution: a gate failure
     for (const auto& f : o.result.static_findings)
       if (!f.allowed) o.build_errors.push_back("static check refused: " + f.file + ": " + f.kernel + ": " + f.what);
   if (!run.fatal.empty()) fmt::print(stderr, "ako gate: {}: the worker could not run: {}\n", task, run.fatal);
@@ -229,7 +229,7 @@ int update_baseline(const GateCommandOptions& opt, const gate::GateReport& repor
 }  // namespace
 
 int gate_command(const GateCommandOptions& opt) {
-  const fs::path root = find_workspace(opt.root);
+  const fs::path root = pipeline::find_workspace(opt.root);
   const std::vector<std::string> all = task::list_tasks(root);
   const std::vector<std::string> tasks = selected_tasks(opt, all);
 

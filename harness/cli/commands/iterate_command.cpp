@@ -6,11 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/iterate_profile.hpp"
-#include "cli/commands/run_command.hpp"
-#include "cli/commands/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/hygiene_text.hpp"
+#include "cli/format/progress.hpp"
 #include "cli/format/style.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -22,6 +20,9 @@
 #include "iterate/entry_text.hpp"
 #include "iterate/log_markdown.hpp"
 #include "iterate/record.hpp"
+#include "pipeline/execute_run.hpp"
+#include "pipeline/iterate_profile.hpp"
+#include "pipeline/workspace.hpp"
 #include "task/spec.hpp"
 
 namespace ako::cli {
@@ -136,7 +137,7 @@ RunResult run_task(const IterateOptions& opt, const std::string& task, const fs:
     notes.push_back("recorded result " + opt.result_json.string() + " (--result-json: nothing ran on a GPU here)");
     return *recorded;
   }
-  RunOptions ro;
+  pipeline::RunOptions ro;
   ro.task = task;
   ro.root = root;
   ro.shapes = opt.shapes;
@@ -146,7 +147,7 @@ RunResult run_task(const IterateOptions& opt, const std::string& task, const fs:
   ro.jobs = opt.jobs;
   ro.no_cache = opt.no_cache;
   ro.cache_dir = opt.cache_dir;
-  const RunOutcome o = execute_run(ro, progress);
+  const pipeline::RunOutcome o = pipeline::execute_run(ro, progress);
   progress.clear();
   require_measured(o.result, "ako run task " + task);
   for (const auto& e : o.compile_errors) notes.push_back("compile error: " + e);
@@ -287,7 +288,7 @@ struct Judged {
   std::string title, hypothesis, changes;
   std::optional<RunResult> baseline_result, best_result;
   Assessment a;
-  ProfileRun prof;
+  pipeline::ProfileRun prof;
   bool want_profile = false;
 };
 
@@ -366,7 +367,7 @@ Judged run_and_judge(const Context& c, const fs::path& root, const TrajectoryPat
   if (j.a.stall.stalled) fmt::print(stderr, "{}", stall_warning(j.a.stall));
   j.want_profile = opt.ncu || j.a.stall.stalled;
   if (j.want_profile) {
-    j.prof = profile_hottest_case(root, j.now, scratch, opt, progress);
+    j.prof = pipeline::profile_hottest_case(root, j.now, scratch, {opt.arch, opt.cache_dir}, progress);
     if (!j.prof.message.empty()) fmt::print(stderr, "{}: ncu: {}\n", c.cmd, j.prof.message);
   }
   return j;
@@ -420,7 +421,7 @@ git::CommitMade record(const fs::path& root, const State& s, const Judged& j, co
 
 int iterate_command(const IterateOptions& opt) {
   const Context c{opt, opt.restore_best ? "ako best" : "ako iterate"};
-  const fs::path root = find_workspace(opt.root);
+  const fs::path root = pipeline::find_workspace(opt.root);
   const std::string task = resolve_task(root, opt.task);
   const TrajectoryPaths paths{root, task};
   if (!opt.restore_best && opt.hypothesis.empty())

@@ -2,15 +2,15 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/workspace.hpp"
 #include "cli/exit_codes.hpp"
+#include "pipeline/workspace.hpp"
 #include "port/mirror.hpp"
 
 namespace ako::cli {
 
 int mirror_command(const MirrorCommandOptions& opt) {
   port::MirrorOptions m;
-  m.workspace = find_workspace(opt.root);
+  m.workspace = pipeline::find_workspace(opt.root);
   m.engine = opt.from;
   m.task = opt.task;
   m.profile = opt.profile;

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/workspace.hpp"
 #include "cli/exit_codes.hpp"
+#include "pipeline/workspace.hpp"
 #include "port/port.hpp"
 
 namespace ako::cli {
@@ -52,7 +52,7 @@ std::optional<int> PortCli::dispatch() const {
 
 int port_command(const PortCommandOptions& opt) {
   port::PortOptions p;
-  p.workspace = find_workspace(opt.root);
+  p.workspace = pipeline::find_workspace(opt.root);
   p.engine = opt.to;
   p.task = opt.task;
   p.profile = opt.profile;

@@ -1,30 +1,14 @@
 #include "cli/commands/run_command.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
-#include <fstream>
-#include <random>
-#include <set>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
-#include "cli/commands/run_plan.hpp"
-#include "cli/commands/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/progress.hpp"
 #include "cli/format/run_table.hpp"
 #include "common/atomic_file.hpp"
-#include "common/error.hpp"
-#include "common/utc_time.hpp"
-#include "exec/client/gpu_probe.hpp"
-#include "exec/client/sanitizer.hpp"
-#include "exec/client/worker_client.hpp"
-#include "task/cases.hpp"
-#include "task/device_config.hpp"
-#include "task/spec.hpp"
 #include "verify/static/static_check.hpp"
 
 namespace ako::cli {
@@ -33,101 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-task::ParamOverrides parse_param_overrides(const std::vector<std::string>& items) {
-  task::ParamOverrides out;
-  for (const auto& item : items) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw Error("--param " + item + ": expected NAME=VALUE, e.g. --param BLOCK=512");
-    try {
-      size_t used = 0;
-      const std::string value = item.substr(eq + 1);
-      out[item.substr(0, eq)] = std::stoll(value, &used);
-      if (used != value.size()) throw std::invalid_argument(value);
-    } catch (const std::exception&) {
-      throw Error("--param " + item + ": the value must be an integer");
-    }
-  }
-  return out;
-}
-
-task::CaseFilter make_filter(const RunOptions& opt) {
-  task::CaseFilter f;
-  f.shapes = opt.shapes;
-  for (const auto& d : opt.dtypes) {
-    auto t = parse_dtype(d);
-    if (!t) throw Error("--dtypes " + d + ": unknown dtype (expected bf16, fp16 or fp32)");
-    f.dtypes.push_back(*t);
-  }
-  return f;
-}
-
-// Everything both run and compile do before the GPU: workspace, spec, cases, arch.
-struct Prepared {
-  fs::path root;
-  task::TaskSpec spec;
-  std::vector<task::Case> cases;
-  std::string arch;
-  std::string arch_source;  // "--arch", "device", "default"
-  exec::GpuProbe gpu;
-  ConfigUsed config;        // which per-device config file supplies the params
-  jit::CompileOptions compile;
-};
-
-// The config of --device, else of the GPU here, else default.json; said in one line.
-ConfigUsed choose_config(task::TaskSpec& spec, const RunOptions& opt, const exec::GpuProbe& gpu) {
-  if (opt.device.empty())
-    return gpu.available ? task::use_device_config(spec, gpu.name, task::kDeviceFromGpu)
-                         : task::use_device_config(spec, "", task::kDeviceFromNone);
-  ConfigUsed used = task::use_device_config(spec, opt.device, opt.device_source);
-  // Another device's config on this GPU is allowed (to compare configs), and said.
-  if (gpu.available && opt.device != task::kDefaultEntry &&
-      task::device_config_file_name(opt.device) != task::device_config_file_name(gpu.name))
-    used.message += "; this GPU is " + gpu.name;
-  return used;
-}
-
-Prepared prepare(const RunOptions& opt, bool with_checks) {
-  Prepared p;
-  p.root = find_workspace(opt.root);
-  p.spec = task::load_task(p.root, opt.task);
-  if (!opt.solution.empty()) {
-    const fs::path s = fs::absolute(opt.solution);
-    if (!fs::exists(s)) throw Error("--solution " + opt.solution.string() + ": no such file");
-    if (!fs::is_regular_file(s))
-      throw Error("--solution " + opt.solution.string() + ": not a file (give the .cuh that defines the kernel)");
-    p.spec.solution.file = s;
-  }
-  p.gpu = exec::probe_gpu();
-  p.config = choose_config(p.spec, opt, p.gpu);
-  p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
-  if (!opt.arch.empty()) {
-    p.arch = opt.arch;
-    p.arch_source = "--arch";
-  } else if (p.gpu.available) {
-    p.arch = exec::arch_for(p.gpu.major, p.gpu.minor);
-    p.arch_source = "device";
-  } else {
-    p.arch = "sm_90a";
-    p.arch_source = "default (no GPU; --arch overrides)";
-  }
-  jit::check_arch(p.arch);  // once, here: else every program would say it
-  p.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
-  p.compile.use_cache = !opt.no_cache;
-  p.compile.jobs = opt.jobs;
-  return p;
-}
-
-BuiltKernels build(const Prepared& p) {
-  BuildOptions bo;
-  bo.arch = p.arch;
-  bo.compile = p.compile;
-  bo.root = p.root;
-  bo.allow = p.spec.solution.allow;
-  return build_kernels(p.cases, bo);
-}
-
-void print_compile_errors(const BuiltKernels& built) {
+void print_compile_errors(const pipeline::BuiltKernels& built) {
   for (const auto& e : built.errors) fmt::print(stderr, "{}\n", e);
 }
 
@@ -146,29 +36,6 @@ std::string format_static_findings(const std::vector<StaticFinding>& findings) {
   return s;
 }
 
-// Once per baseline: why it did not run anywhere it applies (not installed, not compiled).
-std::vector<std::string> baseline_notes(const std::vector<CaseResult>& cases) {
-  std::vector<std::string> notes;
-  std::set<std::string> seen;
-  for (const auto& c : cases)
-    for (const auto& b : c.baselines) {
-      const bool absent = b.reason.rfind("not installed", 0) == 0 || b.fault == "compile_error";
-      if (absent && seen.insert(b.name).second) notes.push_back(fmt::format("baseline {}: {}", b.name, b.reason));
-    }
-  return notes;
-}
-
-nlohmann::json options_json(const RunOptions& opt, const Prepared& p, uint64_t seed, int trials) {
-  return nlohmann::json{{"arch", p.arch},         {"arch_source", p.arch_source},
-                        {"device", opt.device},
-                        {"hot", opt.hot},         {"l2_flush", opt.hot ? "" : opt.l2_flush}, {"seed", seed},
-                        {"trials", trials},       {"shapes", opt.shapes},
-                        {"dtypes", opt.dtypes},   {"params", opt.params},
-                        {"solution", p.spec.solution.file.string()},
-                        {"max_time_s", opt.max_time_s}, {"case_timeout_s", opt.case_timeout_s},
-                        {"timed", !opt.no_time},  {"cupti", !opt.no_cupti}};
-}
-
 void write_json(const fs::path& file, const RunResult& r) {
   if (file.empty()) return;
   write_file_atomically(file, to_json(r).dump(2) + "\n");
@@ -177,9 +44,9 @@ void write_json(const fs::path& file, const RunResult& r) {
 }  // namespace
 
 int compile_command(const RunOptions& opt) {
-  Prepared p = prepare(opt, /*with_checks=*/true);
+  const pipeline::PreparedRun p = pipeline::prepare_run(opt, /*with_checks=*/true);
   const auto t0 = std::chrono::steady_clock::now();
-  BuiltKernels built = build(p);
+  const pipeline::BuiltKernels built = pipeline::build_prepared(p);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RunResult r;
   r.builds = built.builds;
@@ -191,149 +58,19 @@ int compile_command(const RunOptions& opt) {
   print_compile_errors(built);
   // A baseline is never the run's verdict: its absence or compile error is said, not fatal.
   std::vector<CaseResult> skeletons;
-  for (size_t i = 0; i < p.cases.size(); ++i) skeletons.push_back(case_result_skeleton(p.cases[i], static_cast<int>(i)));
-  mark_baseline_compile_errors(skeletons, built);
-  for (const auto& note : baseline_notes(skeletons)) fmt::print("{}\n", note);
+  for (size_t i = 0; i < p.cases.size(); ++i)
+    skeletons.push_back(pipeline::case_result_skeleton(p.cases[i], static_cast<int>(i)));
+  pipeline::mark_baseline_compile_errors(skeletons, built);
+  for (const auto& note : pipeline::baseline_notes(skeletons)) fmt::print("{}\n", note);
   fmt::print("COMPILED: {}\n", built.errors.empty() ? "yes" : "no");
   if (!built.errors.empty()) return kExitUsage;
   fmt::print("{}", format_static_findings(built.findings));
   return verify::any_refused(built.findings) ? kExitIncorrect : kExitOk;
 }
 
-RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
-  const auto t0 = std::chrono::steady_clock::now();
-  RunOutcome out;
-  RunResult& result = out.result;
-  result.ako_version = AKO_VERSION;
-  result.task = opt.task;
-  result.started_at = utc_now();
-
-  Prepared p = prepare(opt, /*with_checks=*/!opt.no_checks);
-  out.seed = opt.seed ? *opt.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
-  out.trials = opt.trials > 0 ? opt.trials : p.spec.trials;
-  out.arch = p.arch;
-  for (const auto& c : p.cases)
-    if (!c.config_note.empty() &&
-        std::find(out.config_notes.begin(), out.config_notes.end(), c.config_note) == out.config_notes.end())
-      out.config_notes.push_back(c.config_note);
-  result.task = p.spec.name;
-  result.options = options_json(opt, p, out.seed, out.trials);
-  result.config = p.config;
-  result.device.arch = p.arch;
-  // Every case is in the result from the start, skipped until the worker says otherwise, so
-  // a run that stops early still lists what it did not do.
-  for (size_t i = 0; i < p.cases.size(); ++i)
-    result.cases.push_back(case_result_skeleton(p.cases[i], static_cast<int>(i)));
-  auto mark_not_run = [&](const std::string& why) {
-    for (auto& c : result.cases) c.reason = "not run: " + why;
-  };
-
-  progress.note(fmt::format("compiling {} for {}", p.spec.name, p.arch));
-  BuiltKernels built = build(p);
-  result.builds = built.builds;
-  result.static_findings = built.findings;
-  result.summary.compiled = built.errors.empty();
-  mark_baseline_compile_errors(result.cases, built);
-  out.baseline_notes = baseline_notes(result.cases);
-  if (!built.errors.empty()) {
-    out.stage = RunStage::compile_failed;
-    out.compile_errors = built.errors;
-    result.error = "compilation failed";
-    mark_not_run("compilation failed");
-    summarize(result);
-    result.summary.compiled = false;
-    return out;
-  }
-
-  if (verify::any_refused(built.findings)) {
-    // Refused before any GPU work: the verdict does not depend on a device.
-    out.stage = RunStage::refused;
-    refuse_static(result.cases, built.findings);
-    summarize(result);
-    result.summary.compiled = true;
-    return out;
-  }
-
-  if (!p.gpu.available) {
-    out.stage = RunStage::no_gpu;
-    out.no_gpu_reason = p.gpu.reason;
-    result.error = "no GPU: " + p.gpu.reason;
-    mark_not_run("no GPU");
-    summarize(result);
-    result.summary.compiled = true;
-    return out;
-  }
-
-  exec::TimingOptions timing;
-  timing.hot = opt.hot;
-  timing.l2_flush = opt.l2_flush;
-  timing.use_cupti = !opt.no_cupti;
-  timing.max_time_s = opt.max_time_s;
-  // The clock check (measure/gpu/timer.hpp) waits for the clocks to ramp, so the warm-up only
-  // has to load the module and touch the buffers: a few launches, 5 ms, not 20 per case.
-  timing.warmup_ms = 5.0;
-  const fs::path cache_dir = p.compile.cache_dir.empty() ? jit::default_cache_dir() : p.compile.cache_dir;
-  exec::WorkerJob job =
-      make_worker_job(p.cases, built, out.trials, out.seed, timing, !opt.no_time, cache_dir);
-  job.remeasure_bandwidth = opt.remeasure_bandwidth;
-  // The worker's per-launch watchdog fires before the parent's silence watchdog.
-  job.launch_limit = exec::launch_limit_for_case_timeout(opt.case_timeout_s);
-
-  exec::ClientOptions copt;
-  copt.worker_exe = worker_executable();
-  copt.case_timeout_s = opt.case_timeout_s;
-  copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
-  fs::create_directories(copt.scratch_dir);
-
-  const int total = static_cast<int>(p.cases.size());
-  int done = 0;
-  exec::ClientCallbacks cb;
-  cb.on_device = [&](const DeviceInfo& d) { progress.note("device: " + d.name); };
-  cb.on_begin = [&](int i) { progress.update(done, total, p.cases[i].label(), "validating"); };
-  cb.on_phase = [&](int i, const std::string& phase) {
-    progress.update(done, total, p.cases[i].label(), phase == "validate_baselines" ? "validating baselines" : "timing");
-  };
-  cb.on_result = [&](const CaseResult&) { ++done; };
-
-  progress.note("starting the worker");
-  exec::WorkerRun run = exec::run_worker(job, copt, cb);
-  progress.clear();
-  std::error_code ec;
-  fs::remove_all(copt.scratch_dir, ec);
-
-  if (run.device) result.device = *run.device;
-  result.device.nvrtc_version = jit::nvrtc_version_string();  // the worker has no NVRTC
-  for (const auto& wr : run.results) {
-    if (wr.index < 0 || wr.index >= total) continue;
-    CaseResult& c = result.cases[wr.index];
-    exec::merge_worker_fields(c, wr);
-    derive_rates(c, result.device.copy_bandwidth_gbs);
-    refuse_implausible(c, result.device.copy_bandwidth_gbs);
-  }
-  if (opt.sanitize) {
-    // Each failing case again, alone and untimed, under every compute-sanitizer tool.
-    exec::SanitizeOptions so;
-    so.worker_exe = copt.worker_exe;
-    so.out_dir = fs::temp_directory_path() / fmt::format("ako-sanitize-{}", ::getpid());
-    so.launch_limit_s = std::max(120.0, 10 * opt.case_timeout_s);
-    for (auto& c : result.cases) {
-      if (!exec::worth_sanitizing(c)) continue;
-      progress.note(fmt::format("compute-sanitizer on case {} ({})", c.index, p.cases[c.index].label()));
-      c.sanitizer = exec::sanitize_case(job, c.index, so);
-    }
-  }
-  summarize(result);
-  result.summary.compiled = true;
-  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  out.stage = RunStage::ran;
-  out.fatal = run.fatal;
-  if (!run.fatal.empty()) result.error = run.fatal;
-  return out;
-}
-
-int run_exit_code(const RunOutcome& o) {
-  if (o.stage == RunStage::refused) return kExitIncorrect;
-  if (o.stage != RunStage::ran) return kExitUsage;
+int run_exit_code(const pipeline::RunOutcome& o) {
+  if (o.stage == pipeline::RunStage::refused) return kExitIncorrect;
+  if (o.stage != pipeline::RunStage::ran) return kExitUsage;
   if (!o.fatal.empty() && o.result.summary.correct == 0) return kExitUsage;
   const Summary& s = o.result.summary;
   return (s.incorrect == 0 && s.failed == 0 && s.skipped == 0) ? kExitOk : kExitIncorrect;
@@ -344,9 +81,9 @@ int run_command(const RunOptions& opt) {
   const bool show_progress = opt.progress.value_or(is_terminal(stderr));
   Progress progress(stderr, show_progress);
 
-  const RunOutcome o = execute_run(opt, progress);
+  const pipeline::RunOutcome o = pipeline::execute_run(opt, progress);
   const RunResult& result = o.result;
-  if (o.stage == RunStage::compile_failed) {
+  if (o.stage == pipeline::RunStage::compile_failed) {
     progress.clear();
     for (const auto& e : o.compile_errors) fmt::print(stderr, "{}\n", e);
     fmt::print("{}", format_summary_lines(result));
@@ -354,18 +91,18 @@ int run_command(const RunOptions& opt) {
     return run_exit_code(o);
   }
   if (opt.show_builds) fmt::print("{}\n", format_builds(result));
-  if (!result.static_findings.empty() || o.stage == RunStage::refused) {
+  if (!result.static_findings.empty() || o.stage == pipeline::RunStage::refused) {
     progress.clear();
     fmt::print("{}\n", format_static_findings(result.static_findings));
   }
-  if (o.stage == RunStage::refused) {
+  if (o.stage == pipeline::RunStage::refused) {
     fmt::print("config: {}\n", result.config.message);
     fmt::print(stderr, "ako run: the solution was refused by the static checks; nothing ran on the GPU\n");
     fmt::print("{}", format_summary_lines(result));
     write_json(opt.json_out, result);
     return run_exit_code(o);
   }
-  if (o.stage == RunStage::no_gpu) {
+  if (o.stage == pipeline::RunStage::no_gpu) {
     progress.clear();
     fmt::print(stderr, "ako run: no GPU: {} (everything compiled for {}; nothing was validated or timed)\n",
                o.no_gpu_reason, o.arch);

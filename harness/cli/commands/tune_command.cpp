@@ -7,10 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/run_plan.hpp"
-#include "cli/commands/tune_evaluator.hpp"
 #include "cli/commands/tune_report.hpp"
-#include "cli/commands/workspace.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/progress.hpp"
 #include "common/atomic_file.hpp"
@@ -20,6 +17,9 @@
 #include "jit/compiler.hpp"
 #include "jit/include_scan.hpp"
 #include "jit/sha256.hpp"
+#include "pipeline/run_plan.hpp"
+#include "pipeline/tune_evaluator.hpp"
+#include "pipeline/workspace.hpp"
 #include "search/time_budget.hpp"
 #include "search/tuner.hpp"
 #include "task/cases.hpp"
@@ -60,7 +60,7 @@ std::vector<const task::ShapeSpec*> select_shapes(const task::TaskSpec& spec, co
 }
 
 // The live line: where the search is, what the GPU side has done, the best so far, the ETA.
-std::string progress_line(const search::Progress& p, const GpuEvaluator* gpu) {
+std::string progress_line(const search::Progress& p, const pipeline::GpuEvaluator* gpu) {
   std::string line = fmt::format("{} {}/{}", p.cls, p.asked, p.valid);
   if (gpu)
     line += fmt::format(" | compiled {} refused {} validated {} timed {}", gpu->compiled.load(),
@@ -99,12 +99,182 @@ void write_device_config(const task::TaskSpec& spec, const fs::path& relative, c
              doc["classes"].size(), device, existed ? ", replacing its previous config" : "");
 }
 
+// --budget: "N" variants per class or "P%" of its valid points.
+void parse_budget(const std::string& budget, search::TuneOptions& to) {
+  if (budget.empty()) return;
+  try {
+    size_t used = 0;
+    const double v = std::stod(budget, &used);
+    const bool pct = used + 1 == budget.size() && budget.back() == '%';
+    if ((!pct && used != budget.size()) || v <= 0 || (pct && v > 100)) throw std::invalid_argument(budget);
+    if (pct)
+      to.budget_fraction = v / 100;
+    else
+      to.budget = static_cast<size_t>(v);
+  } catch (const std::exception&) {
+    throw Error("--budget " + budget + ": expected a number of variants per class (e.g. 60) or a percentage (e.g. 25%)");
+  }
+}
+
+// What measures the variants: the recorded database (--replay) or the GPU here.
+struct Measurer {
+  search::DbContext ctx;
+  std::unique_ptr<search::Evaluator> evaluator;
+  search::ReplayEvaluator* replay = nullptr;
+  pipeline::GpuEvaluator* gpu = nullptr;
+  std::string source_text;               // the config document's "source"
+  fs::path db_file;
+};
+
+Measurer replay_measurer(const TuneCommandOptions& opt, const task::TaskSpec& spec) {
+  Measurer m;
+  m.db_file = opt.db;
+  m.ctx = replay_context(opt, spec.name);
+  auto r = std::make_unique<search::ReplayEvaluator>(opt.replay, m.ctx);
+  m.replay = r.get();
+  m.evaluator = std::move(r);
+  fmt::print("ako tune {}: replaying {} (device {}, arch {}, source {}), no GPU used\n", spec.name,
+             opt.replay.string(), m.ctx.device, m.ctx.arch, m.ctx.source_hash.substr(0, 12));
+  if (!m.ctx.allow)
+    fmt::print("note: these records predate the static checks in ako tune; their variants were not checked "
+               "(spills, clock reads, ... may be among them)\n");
+  m.source_text = fmt::format("ako tune --strategy {} --replay {} (recorded on {}, {}), {}", opt.strategy,
+                              opt.replay.filename().string(), m.ctx.device, m.ctx.arch, utc_now());
+  return m;
+}
+
+// The records' context on the GPU here (dtypes are added by gpu_options).
+search::DbContext gpu_context(const TuneCommandOptions& opt, const task::TaskSpec& spec, const exec::GpuProbe& gpu) {
+  search::DbContext ctx;
+  ctx.task = spec.name;
+  ctx.source_hash = source_hash((spec.root / spec.solution.file).lexically_normal());
+  ctx.device = gpu.name;
+  ctx.driver = gpu.driver_version;
+  ctx.nvrtc = jit::nvrtc_version_string();
+  ctx.arch = opt.arch.empty() ? exec::arch_for(gpu.major, gpu.minor) : opt.arch;
+  jit::check_arch(ctx.arch);
+  ctx.l2 = opt.hot ? "hot" : "cold";
+  // Every variant goes through the static checks under the task's solution.allow (as in
+  // `ako run`); the allow list is part of the context, so records made under another list
+  // (or before tune checked variants) are never reused.
+  std::vector<std::string> allow = spec.solution.allow;
+  std::sort(allow.begin(), allow.end());
+  ctx.allow = allow;
+  return ctx;
+}
+
+pipeline::GpuEvaluatorOptions gpu_options(const TuneCommandOptions& opt, const task::TaskSpec& spec,
+                                          search::DbContext& ctx) {
+  pipeline::GpuEvaluatorOptions go;
+  for (DType t : spec.dtypes)
+    if (opt.dtypes.empty() || std::count(opt.dtypes.begin(), opt.dtypes.end(), std::string(dtype_name(t)))) {
+      ctx.dtypes.emplace_back(dtype_name(t));
+      go.dtypes.push_back(t);
+    }
+  for (const auto& d : opt.dtypes)
+    if (!parse_dtype(d) || !std::count(spec.dtypes.begin(), spec.dtypes.end(), *parse_dtype(d)))
+      throw Error("--dtypes " + d + ": task " + spec.name + " has no such dtype");
+  go.trials = opt.trials > 0 ? opt.trials : 1;
+  go.hot = opt.hot;
+  go.max_time_s = opt.max_time_s;
+  go.warmup_ms = opt.warmup_ms;
+  go.case_timeout_s = opt.case_timeout_s;
+  go.seed = opt.seed;
+  go.build.arch = ctx.arch;
+  go.build.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
+  go.build.compile.use_cache = !opt.no_cache;
+  go.build.compile.jobs = opt.jobs;
+  go.build.root = spec.root;
+  go.build.allow = *ctx.allow;
+  return go;
+}
+
+// Nothing (after saying why) when there is no GPU.
+std::optional<Measurer> gpu_measurer(const TuneCommandOptions& opt, const task::TaskSpec& spec, const fs::path& root) {
+  const exec::GpuProbe gpu = exec::probe_gpu();
+  if (!gpu.available) {
+    fmt::print(stderr, "ako tune: no GPU: {}\n(--replay FILE re-runs a search on a recorded tuning database)\n",
+               gpu.reason);
+    return std::nullopt;
+  }
+  if (!opt.device.empty() && task::device_config_file_name(opt.device) != task::device_config_file_name(gpu.name))
+    throw Error("--device " + opt.device + ": this machine's GPU is " + gpu.name +
+                "; ako tune measures on the GPU here and writes its config (--device picks a recorded device "
+                "with --replay)");
+  Measurer m;
+  m.ctx = gpu_context(opt, spec, gpu);
+  const pipeline::GpuEvaluatorOptions go = gpu_options(opt, spec, m.ctx);
+  m.db_file = opt.db.empty() ? root / "bench" / "tuning" / (spec.name + ".jsonl") : opt.db;
+  auto g = std::make_unique<pipeline::GpuEvaluator>(spec, go);
+  m.gpu = g.get();
+  m.evaluator = std::move(g);
+  fmt::print("ako tune {}: {} (driver {}), arch {}, source {}\n", spec.name, m.ctx.device, m.ctx.driver, m.ctx.arch,
+             m.ctx.source_hash.substr(0, 12));
+  fmt::print("validation {} input set(s) per case; timing: warm-up {} ms, at most {} s per kernel and case; the "
+             "reference timed once per case\n",
+             go.trials, go.warmup_ms, go.max_time_s);
+  m.source_text = fmt::format("ako tune --strategy {}, {} (driver {}, {}), {}", opt.strategy, m.ctx.device,
+                              m.ctx.driver, m.ctx.arch, utc_now());
+  return m;
+}
+
+void print_database(const fs::path& db_file, const search::TuningDb& db) {
+  if (db_file.empty()) return;
+  fmt::print("database {}: {} usable records{}{}\n", db_file.string(), db.size(),
+             db.other_context ? fmt::format(", {} ignored (another context; {} of them another source hash)",
+                                            db.other_context, db.other_source)
+                              : std::string(),
+             db.skipped_lines ? fmt::format(", {} unreadable lines skipped", db.skipped_lines) : std::string());
+}
+
+// The search, with the live line on stderr.
+search::TuneOutcome run_search(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
+                               search::ClassMode mode, const search::TuneOptions& to, Measurer& m,
+                               search::TuningDb& db, Progress& progress) {
+  std::string status = "starting";
+  int done = 0, planned = 0;
+  if (m.gpu)
+    m.gpu->on_case = [&](const std::string& label, const std::string& what) {
+      progress.update(done, planned, status, label + " " + what);
+    };
+  const search::TuneOutcome o = search::tune(spec, shapes, mode, to, *m.evaluator, db, [&](const search::Progress& p) {
+    status = progress_line(p, m.gpu);
+    done = static_cast<int>(p.variants_done);
+    planned = static_cast<int>(p.variants_planned);
+    progress.update(done - 1, planned, "tune", status);
+  });
+  progress.clear();
+  if (m.gpu) m.gpu->on_case = nullptr;  // it captured this frame
+  return o;
+}
+
+// The TUNE: line; returns the number of classes tuned and of classes with shapes.
+std::pair<size_t, size_t> print_tune_line(const search::TuneOutcome& o, const Measurer& m, double wall) {
+  size_t evaluations = 0, tuned = 0, with_shapes = 0, refused = 0;
+  for (const auto& co : o.classes) {
+    evaluations += co.evaluations;
+    refused += co.refused;
+    if (!co.cls.shapes.empty()) ++with_shapes;
+    if (co.winner) ++tuned;
+  }
+  fmt::print("TUNE: {}/{} classes tuned, {} variants evaluated, {} refused by static checks, {} (variant, shape) "
+             "pairs measured, {} reused",
+             tuned, with_shapes, evaluations, refused, o.measured, o.reused);
+  if (m.replay) fmt::print(", {} not in the replay file", m.replay->misses);
+  if (m.gpu)
+    fmt::print(", {} compiled, {} compile errors, {} validated ({} correct), {} cases run, reference timed on {} cases",
+               m.gpu->compiled.load(), m.gpu->compile_errors.load(), m.gpu->validated, m.gpu->correct,
+               m.gpu->cases_run, m.gpu->references.timed());
+  fmt::print(", wall {:.2f} s\n", wall);
+  return {tuned, with_shapes};
+}
+
 }  // namespace
 
 int tune_command(const TuneCommandOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   Progress progress(stderr, opt.progress.value_or(is_terminal(stderr)));
-  const fs::path root = find_workspace(opt.root);
+  const fs::path root = pipeline::find_workspace(opt.root);
   task::TaskSpec spec = task::load_task(root, opt.task);
   const auto shapes = select_shapes(spec, opt.shapes);
   const search::ClassMode mode = opt.classes == "shape" ? search::ClassMode::shape : search::ClassMode::config;
@@ -112,20 +282,7 @@ int tune_command(const TuneCommandOptions& opt) {
   search::TuneOptions to;
   to.strategy.name = opt.strategy;
   to.strategy.seed = opt.seed;
-  if (!opt.budget.empty()) {
-    try {
-      size_t used = 0;
-      const double v = std::stod(opt.budget, &used);
-      const bool pct = used + 1 == opt.budget.size() && opt.budget.back() == '%';
-      if ((!pct && used != opt.budget.size()) || v <= 0 || (pct && v > 100)) throw std::invalid_argument(opt.budget);
-      if (pct)
-        to.budget_fraction = v / 100;
-      else
-        to.budget = static_cast<size_t>(v);
-    } catch (const std::exception&) {
-      throw Error("--budget " + opt.budget + ": expected a number of variants per class (e.g. 60) or a percentage (e.g. 25%)");
-    }
-  }
+  parse_budget(opt.budget, to);
   // Learning strategies want small batches (feedback sooner); the others amortise the
   // worker's start over large ones.
   to.batch = opt.batch > 0 ? opt.batch : (opt.strategy == "evolve" ? 32 : 128);
@@ -134,152 +291,46 @@ int tune_command(const TuneCommandOptions& opt) {
   const search::TimeBudget budget_clock(time_budget);
   to.stop = [&] { return budget_clock.expired(); };
 
-  std::string source_text;
-  search::DbContext ctx;
-  std::unique_ptr<search::Evaluator> evaluator;
-  search::ReplayEvaluator* replay = nullptr;
-  GpuEvaluator* gpu_eval = nullptr;
-  fs::path db_file = opt.db;
-  if (!opt.replay.empty()) {
-    ctx = replay_context(opt, spec.name);
-    auto r = std::make_unique<search::ReplayEvaluator>(opt.replay, ctx);
-    replay = r.get();
-    evaluator = std::move(r);
-    fmt::print("ako tune {}: replaying {} (device {}, arch {}, source {}), no GPU used\n", spec.name,
-               opt.replay.string(), ctx.device, ctx.arch, ctx.source_hash.substr(0, 12));
-    if (!ctx.allow)
-      fmt::print("note: these records predate the static checks in ako tune; their variants were not checked "
-                 "(spills, clock reads, ... may be among them)\n");
-    source_text = fmt::format("ako tune --strategy {} --replay {} (recorded on {}, {}), {}", opt.strategy,
-                              opt.replay.filename().string(), ctx.device, ctx.arch, utc_now());
-  } else {
-    const exec::GpuProbe gpu = exec::probe_gpu();
-    if (!gpu.available) {
-      fmt::print(stderr, "ako tune: no GPU: {}\n(--replay FILE re-runs a search on a recorded tuning database)\n",
-                 gpu.reason);
-      return kExitUsage;
-    }
-    if (!opt.device.empty() && task::device_config_file_name(opt.device) != task::device_config_file_name(gpu.name))
-      throw Error("--device " + opt.device + ": this machine's GPU is " + gpu.name +
-                  "; ako tune measures on the GPU here and writes its config (--device picks a recorded device "
-                  "with --replay)");
-    ctx.task = spec.name;
-    ctx.source_hash = source_hash((spec.root / spec.solution.file).lexically_normal());
-    ctx.device = gpu.name;
-    ctx.driver = gpu.driver_version;
-    ctx.nvrtc = jit::nvrtc_version_string();
-    ctx.arch = opt.arch.empty() ? exec::arch_for(gpu.major, gpu.minor) : opt.arch;
-    jit::check_arch(ctx.arch);
-    ctx.l2 = opt.hot ? "hot" : "cold";
-    // Every variant goes through the static checks under the task's solution.allow (as in
-    // `ako run`); the allow list is part of the context, so records made under another list
-    // (or before tune checked variants) are never reused.
-    std::vector<std::string> allow = spec.solution.allow;
-    std::sort(allow.begin(), allow.end());
-    ctx.allow = allow;
-    GpuEvaluatorOptions go;
-    for (DType t : spec.dtypes)
-      if (opt.dtypes.empty() || std::count(opt.dtypes.begin(), opt.dtypes.end(), std::string(dtype_name(t)))) {
-        ctx.dtypes.emplace_back(dtype_name(t));
-        go.dtypes.push_back(t);
-      }
-    for (const auto& d : opt.dtypes)
-      if (!parse_dtype(d) || !std::count(spec.dtypes.begin(), spec.dtypes.end(), *parse_dtype(d)))
-        throw Error("--dtypes " + d + ": task " + spec.name + " has no such dtype");
-    if (db_file.empty()) db_file = root / "bench" / "tuning" / (spec.name + ".jsonl");
-    go.trials = opt.trials > 0 ? opt.trials : 1;
-    go.hot = opt.hot;
-    go.max_time_s = opt.max_time_s;
-    go.warmup_ms = opt.warmup_ms;
-    go.case_timeout_s = opt.case_timeout_s;
-    go.seed = opt.seed;
-    go.build.arch = ctx.arch;
-    go.build.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
-    go.build.compile.use_cache = !opt.no_cache;
-    go.build.compile.jobs = opt.jobs;
-    go.build.root = spec.root;
-    go.build.allow = allow;
-    auto g = std::make_unique<GpuEvaluator>(spec, go);
-    gpu_eval = g.get();
-    evaluator = std::move(g);
-    fmt::print("ako tune {}: {} (driver {}), arch {}, source {}\n", spec.name, ctx.device, ctx.driver, ctx.arch,
-               ctx.source_hash.substr(0, 12));
-    fmt::print("validation {} input set(s) per case; timing: warm-up {} ms, at most {} s per kernel and case; the "
-               "reference timed once per case\n",
-               go.trials, go.warmup_ms, go.max_time_s);
-    source_text = fmt::format("ako tune --strategy {}, {} (driver {}, {}), {}", opt.strategy, ctx.device,
-                              ctx.driver, ctx.arch, utc_now());
-  }
+  std::optional<Measurer> measurer = opt.replay.empty() ? gpu_measurer(opt, spec, root) : replay_measurer(opt, spec);
+  if (!measurer) return kExitUsage;
+  Measurer& m = *measurer;
 
   // The search starts from the tuned device's config (its classes, its params), as `ako run`
   // on that device would use it.
   const ConfigUsed config =
-      task::use_device_config(spec, ctx.device, replay ? task::kDeviceFromReplay : task::kDeviceFromGpu);
+      task::use_device_config(spec, m.ctx.device, m.replay ? task::kDeviceFromReplay : task::kDeviceFromGpu);
   fmt::print("config: {}\n", config.message);
-  const fs::path config_out = device_config_path(spec, ctx.device);
+  const fs::path config_out = device_config_path(spec, m.ctx.device);
 
-  search::TuningDb db(db_file, ctx);
-  if (!db_file.empty())
-    fmt::print("database {}: {} usable records{}{}\n", db_file.string(), db.size(),
-               db.other_context ? fmt::format(", {} ignored (another context; {} of them another source hash)",
-                                              db.other_context, db.other_source)
-                                : std::string(),
-               db.skipped_lines ? fmt::format(", {} unreadable lines skipped", db.skipped_lines) : std::string());
+  search::TuningDb db(m.db_file, m.ctx);
+  print_database(m.db_file, db);
   fmt::print("strategy {} (seed {}), budget {} per class, batches of {}{}\n\n", opt.strategy, opt.seed,
              opt.budget.empty() ? std::string("unlimited") : opt.budget, to.batch,
              time_budget ? ", time budget " + search::format_duration(*time_budget) : std::string());
 
-  std::string status = "starting";
-  int done = 0, planned = 0;
-  if (gpu_eval)
-    gpu_eval->on_case = [&](const std::string& label, const std::string& what) {
-      progress.update(done, planned, status, label + " " + what);
-    };
-  const search::TuneOutcome o = search::tune(spec, shapes, mode, to, *evaluator, db, [&](const search::Progress& p) {
-    status = progress_line(p, gpu_eval);
-    done = static_cast<int>(p.variants_done);
-    planned = static_cast<int>(p.variants_planned);
-    progress.update(done - 1, planned, "tune", status);
-  });
-  progress.clear();
-
+  const search::TuneOutcome o = run_search(spec, shapes, mode, to, m, db, progress);
   print_outcome(o, db);
-  const nlohmann::json doc = search::config_document(o, source_text);
+  const nlohmann::json doc = search::config_document(o, m.source_text);
   std::vector<task::ConfigClass> written;
   if (!config_out.empty()) written = task::parse_config(doc, spec.root / config_out, spec);
   const std::vector<UnseenShape> unseen = unseen_shapes(spec, written, shapes);
   print_unseen(unseen);
 
-  size_t evaluations = 0, tuned = 0, with_shapes = 0, refused = 0;
-  for (const auto& co : o.classes) {
-    evaluations += co.evaluations;
-    refused += co.refused;
-    if (!co.cls.shapes.empty()) ++with_shapes;
-    if (co.winner) ++tuned;
-  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("\n");
-  if (gpu_eval) print_pipeline(o.pipeline);
-  fmt::print("TUNE: {}/{} classes tuned, {} variants evaluated, {} refused by static checks, {} (variant, shape) "
-             "pairs measured, {} reused",
-             tuned, with_shapes, evaluations, refused, o.measured, o.reused);
-  if (replay) fmt::print(", {} not in the replay file", replay->misses);
-  if (gpu_eval)
-    fmt::print(", {} compiled, {} compile errors, {} validated ({} correct), {} cases run, reference timed on {} cases",
-               gpu_eval->compiled.load(), gpu_eval->compile_errors.load(), gpu_eval->validated, gpu_eval->correct,
-               gpu_eval->cases_run, gpu_eval->references.timed());
-  fmt::print(", wall {:.2f} s\n", wall);
+  if (m.gpu) print_pipeline(o.pipeline);
+  const auto [tuned, with_shapes] = print_tune_line(o, m, wall);
   if (o.stopped)
     fmt::print("STOPPED: the time budget ({}) ran out; the incomplete classes keep their params in a written config. "
                "Run the same command again to resume from {}\n",
-               search::format_duration(time_budget.value_or(0)), db_file.empty() ? "(no database)" : db_file.string());
+               search::format_duration(time_budget.value_or(0)), m.db_file.empty() ? "(no database)" : m.db_file.string());
 
   if (!opt.json.empty()) {
-    TuneRunInfo info{spec.name, opt.strategy, opt.budget, db_file.string(), opt.seed, wall, time_budget,
+    TuneRunInfo info{spec.name, opt.strategy, opt.budget, m.db_file.string(), opt.seed, wall, time_budget,
                      !opt.replay.empty()};
     write_file_atomically(opt.json, summary_json(info, o, db, unseen).dump(2) + "\n");
   }
-  if (opt.write_config) write_device_config(spec, config_out, ctx.device, doc);
+  if (opt.write_config) write_device_config(spec, config_out, m.ctx.device, doc);
   return tuned == with_shapes ? kExitOk : kExitIncorrect;
 }
 

@@ -4,15 +4,17 @@
 #include <cstdio>
 #include <string>
 
+#include "pipeline/progress.hpp"
+
 namespace ako::cli {
 
-class Progress {
+class Progress final : public pipeline::ProgressSink {
  public:
   Progress(std::FILE* stream, bool enabled) : stream_(stream), enabled_(enabled) {}
-  ~Progress() { clear(); }
-  void note(const std::string& text);
-  void update(int done, int total, const std::string& label, const std::string& what);
-  void clear();
+  ~Progress() override { clear(); }
+  void note(const std::string& text) override;
+  void update(int done, int total, const std::string& label, const std::string& what) override;
+  void clear() override;
 
  private:
   void draw(const std::string& line);

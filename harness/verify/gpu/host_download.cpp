@@ -4,7 +4,7 @@
 
 #include "common/error.hpp"
 #include "cuda/fault.hpp"
-#include "verify/cpu/half_convert.hpp"
+#include "verify/gpu/half_convert.hpp"
 
 namespace ako::verify {
 

@@ -304,7 +304,7 @@ TEST_F(CasesTest, I32ScalarOutOfRangeIsASpecError) {
 TEST_F(CasesTest, TwoFlagsGiveFourCombinationsFirstFlagSlowest) {
   json doc = testing::snapshot_task_doc();
   doc["flags"] = {"weight", "bias"};
-  doc["buffers"].push_back({{"name", "bias"}, {"role", "weight"}, {"shape", {"cols"}}, {"present_if", "bias"}});
+  doc["buffers"].push_back({{"name", "bias"}, {"role", "in"}, {"shape", {"cols"}}, {"present_if", "bias"}});
   doc["solution"]["kernel"] = "k<{T}, {weight}, {bias}, {BLOCK}>";
   doc["solution"]["args"].push_back("bias");
   TaskSpec spec = root.parse(doc);

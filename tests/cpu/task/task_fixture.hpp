@@ -52,6 +52,7 @@ class ScratchRoot {
             ("ako-task-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     std::filesystem::remove_all(path_);
     write_file(path_ / "input/rmsnorm/rmsnorm.cuh", "// placeholder for the task-spec tests\n");
+    write_file(path_ / "input/rmsnorm/oracle.cuh", "// placeholder for the task-spec tests\n");
     write_file(path_ / "solution/rmsnorm/rmsnorm.cuh", "// placeholder for the task-spec tests\n");
     write_file(path_ / "input/rmsnorm/peers/flashinfer_rmsnorm.cuh", "// placeholder for the task-spec tests\n");
   }

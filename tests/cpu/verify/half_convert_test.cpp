@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "verify/cpu/half_convert.hpp"
+#include "verify/gpu/half_convert.hpp"
 
 namespace ako::verify {
 namespace {

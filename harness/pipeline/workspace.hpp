@@ -3,7 +3,7 @@
 // sibling executable ako-worker.
 #include <filesystem>
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 // --root when given; else the nearest of the current directory and its parents that holds a
 // tasks/ folder. Throws ako::Error naming what was searched.
@@ -12,4 +12,4 @@ std::filesystem::path find_workspace(const std::filesystem::path& explicit_root)
 // $AKO_WORKER, else ako-worker next to the running ako executable.
 std::filesystem::path worker_executable();
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

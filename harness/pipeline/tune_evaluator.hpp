@@ -10,7 +10,9 @@
 //            with a finding the task does not allow is refused there and never reaches the GPU
 //   measure  one worker job for the whole batch: every (variant, case) validated against
 //            the reference, then timed; the reference itself is timed once per case label
-//            per run (search::ReferenceTimes), not once per variant
+//            per run (search::ReferenceTimes), not once per variant; each case's verdict
+//            goes through the rules `ako run` applies (settle_case in verdict.hpp), so a
+//            time faster than the copy bandwidth allows is refused here too
 //
 // A variant that does not compile, is refused by the static checks, is wrong or crashes
 // costs its own records only (verdict failed; the refusal's reason starts "static check: ").
@@ -20,14 +22,14 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands/run_plan.hpp"
+#include "pipeline/run_plan.hpp"
 #include "exec/client/worker_client.hpp"
 #include "exec/protocol/job.hpp"
 #include "search/reference_times.hpp"
 #include "search/tuner.hpp"
 #include "task/spec.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 struct GpuEvaluatorOptions {
   std::vector<DType> dtypes;             // empty: the task's
@@ -68,4 +70,4 @@ class GpuEvaluator : public search::Evaluator {
   GpuEvaluatorOptions opt_;
 };
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

@@ -10,9 +10,9 @@
 
 #include <fstream>
 
-#include "cli/commands/tune_evaluator.hpp"
+#include "pipeline/tune_evaluator.hpp"
 #include "search/tuner.hpp"
-#include "search_fixture.hpp"
+#include "cpu/search/search_fixture.hpp"
 
 namespace ako::search {
 namespace {
@@ -20,7 +20,7 @@ namespace {
 using namespace testing;
 using ako::testsupport::has;
 
-const fs::path kFixture = fs::path(AKO_TEST_DIR) / "cpu/search/fixtures/static_tune";
+const fs::path kFixture = fs::path(AKO_TEST_DIR) / "cpu/pipeline/fixtures/static_tune";
 
 // A worker that "runs" every case correctly and remembers the solution kernels it was given.
 // Variants with N = 128 would be the fastest by far, so one slipping through would win.
@@ -51,14 +51,14 @@ struct Tuned {
 
 Tuned tune_spilly(const task::TaskSpec& spec, const fs::path& dir, TuningDb& db) {
   auto fake = std::make_shared<FakeWorker>();
-  cli::GpuEvaluatorOptions go;
+  pipeline::GpuEvaluatorOptions go;
   go.build.arch = "sm_90a";
   go.build.compile.cache_dir = dir / "cache";
   go.build.compile.jobs = 2;
   go.build.root = spec.root;
   go.build.allow = spec.solution.allow;
   go.run_worker = [fake](const auto& job, const auto& copt, const auto& cb) { return (*fake)(job, copt, cb); };
-  cli::GpuEvaluator eval(spec, go);
+  pipeline::GpuEvaluator eval(spec, go);
   TuneOptions to;
   to.strategy.name = "exhaustive";
   Tuned t{tune(spec, all_shapes(spec), ClassMode::shape, to, eval, db), eval.refused_static.load(), {}};

@@ -1,10 +1,10 @@
-#include "cli/commands/workspace.hpp"
+#include "pipeline/workspace.hpp"
 
 #include <cstdlib>
 
 #include "common/error.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 namespace fs = std::filesystem;
 
@@ -34,4 +34,4 @@ fs::path worker_executable() {
   return worker;
 }
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

@@ -11,7 +11,7 @@
 #include "result/run_result.hpp"
 #include "task/cases.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 // Every kernel instance the cases need, compiled: one NVRTC program per source file with all
 // its name expressions, plus the harness's support kernels.
@@ -78,4 +78,4 @@ std::string static_refusal(const std::vector<StaticFinding>& findings);
 
 void refuse_static(std::vector<CaseResult>& cases, const std::vector<StaticFinding>& findings);
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

@@ -1,4 +1,4 @@
-#include "cli/commands/run_plan.hpp"
+#include "pipeline/run_plan.hpp"
 
 #include <algorithm>
 #include <set>
@@ -12,7 +12,7 @@
 #include "verify/static/static_check.hpp"
 #include "verify/support_sources.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 namespace fs = std::filesystem;
 
@@ -317,4 +317,4 @@ void refuse_static(std::vector<CaseResult>& cases, const std::vector<StaticFindi
   }
 }
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

@@ -5,13 +5,17 @@
 #include <filesystem>
 #include <string>
 
-#include "cli/format/progress.hpp"
+#include "pipeline/progress.hpp"
 #include "profile/ncu_summary.hpp"
 #include "result/run_result.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
-struct IterateOptions;
+// What the profiled `ako run` is given besides the case: the arch and kernel cache of the iteration.
+struct ProfileOptions {
+  std::string arch;                     // empty: the GPU's
+  std::filesystem::path cache_dir;      // empty: the default
+};
 
 struct ProfileRun {
   bool ok = false;
@@ -25,6 +29,6 @@ struct ProfileRun {
 const CaseResult* hottest_case(const RunResult& result);
 
 ProfileRun profile_hottest_case(const std::filesystem::path& root, const RunResult& result,
-                                const std::filesystem::path& scratch, const IterateOptions& opt, Progress& progress);
+                                const std::filesystem::path& scratch, const ProfileOptions& opt, ProgressSink& progress);
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

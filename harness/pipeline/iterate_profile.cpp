@@ -1,8 +1,7 @@
-#include "cli/commands/iterate_profile.hpp"
+#include "pipeline/iterate_profile.hpp"
 
 #include <fmt/format.h>
 
-#include "cli/commands/iterate_command.hpp"
 #include "model/dtype.hpp"
 #include "common/error.hpp"
 #include "gate/case_key.hpp"
@@ -11,7 +10,7 @@
 #include "task/device_config.hpp"
 #include "task/spec.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 namespace fs = std::filesystem;
 
@@ -58,7 +57,7 @@ const CaseResult* hottest_case(const RunResult& r) {
 }
 
 ProfileRun profile_hottest_case(const fs::path& root, const RunResult& result, const fs::path& scratch,
-                                const IterateOptions& opt, Progress& progress) {
+                                const ProfileOptions& opt, ProgressSink& progress) {
   ProfileRun out;
   const CaseResult* hot = hottest_case(result);
   if (!hot) {
@@ -110,4 +109,4 @@ ProfileRun profile_hottest_case(const fs::path& root, const RunResult& result, c
   return out;
 }
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline

@@ -1,4 +1,4 @@
-#include "cli/commands/tune_evaluator.hpp"
+#include "pipeline/tune_evaluator.hpp"
 
 #include <unistd.h>
 
@@ -8,13 +8,14 @@
 
 #include <fmt/format.h>
 
-#include "cli/commands/run_plan.hpp"
-#include "cli/commands/workspace.hpp"
+#include "pipeline/run_plan.hpp"
+#include "pipeline/verdict.hpp"
+#include "pipeline/workspace.hpp"
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "task/cases.hpp"
 
-namespace ako::cli {
+namespace ako::pipeline {
 
 namespace fs = std::filesystem;
 
@@ -38,6 +39,86 @@ struct GpuBatch : search::PreparedBatch {
   std::vector<Variant> variants;
   BuiltKernels base;                     // reference + support kernels
 };
+
+// One job for the batch: every compiled variant's cases, same inputs per case label.
+struct BatchJob {
+  exec::WorkerJob job;
+  std::vector<std::pair<size_t, size_t>> owner;  // job case -> (variant, case)
+  std::vector<std::string> claimed;              // labels whose reference this job times
+};
+
+BatchJob batch_job(const GpuBatch& batch, const GpuEvaluatorOptions& opt,
+                   search::ReferenceTimes& references) {
+  const auto& vs = batch.variants;
+  exec::TimingOptions timing;
+  timing.hot = opt.hot;
+  timing.max_time_s = opt.max_time_s;
+  timing.warmup_ms = opt.warmup_ms;
+  BatchJob out;
+  exec::WorkerJob& job = out.job;
+  for (size_t i = 0; i < vs.size(); ++i) {
+    if (!vs[i].error.empty()) continue;
+    BuiltKernels bk = batch.base;
+    bk.modules[vs[i].cases.front().solution->file.string()] = vs[i].module;
+    exec::WorkerJob vj = make_worker_job(vs[i].cases, bk, opt.trials, opt.seed, timing, true,
+                                         opt.build.compile.cache_dir);
+    if (job.cases.empty()) {
+      job.support = vj.support;
+      job.timing = vj.timing;
+      job.cache_dir = vj.cache_dir;
+    }
+    for (size_t c = 0; c < vj.cases.size(); ++c) {
+      vj.cases[c].index = static_cast<int>(job.cases.size());
+      // Validation against the reference always happens; timing it only once per label.
+      vj.cases[c].time_reference = references.claim(vj.cases[c].label);
+      if (vj.cases[c].time_reference) out.claimed.push_back(vj.cases[c].label);
+      out.owner.emplace_back(i, c);
+      job.cases.push_back(std::move(vj.cases[c]));
+    }
+  }
+  return out;
+}
+
+// One record per (variant, shape): the worst verdict and the sum of the solution medians over
+// the variant's cases of that shape.
+search::DbRecord shape_record(const Variant& v, const task::ShapeSpec* s, const std::vector<CaseResult>& results,
+                              const search::ReferenceTimes& references) {
+  search::DbRecord rec;
+  rec.shape = s->name;
+  rec.params = v.req.params;
+  rec.registers = v.registers;
+  rec.recorded_at = utc_now();
+  const char* verdict = "correct";
+  if (!v.error.empty()) {
+    verdict = "failed";
+    rec.reason = v.error;
+  }
+  bool reference_known = true;
+  for (size_t c = 0; c < v.cases.size() && v.error.empty(); ++c) {
+    if (v.cases[c].shape != s) continue;
+    const CaseResult& r = results[c];
+    search::DbCase dc{v.cases[c].label(), verdict_name(r.verdict), 0, 0, 0};
+    if (r.solution_time) {
+      dc.median_us = r.solution_time->median_us;
+      dc.ci_rel = r.solution_time->ci_rel;
+    }
+    dc.reference_us = references.median_us(dc.label).value_or(0);
+    reference_known = reference_known && dc.reference_us > 0;
+    verdict = worst_verdict(verdict, dc.verdict);
+    if (dc.verdict != "correct" && rec.reason.empty()) rec.reason = dc.label + ": " + r.reason;
+    if (dc.verdict == "correct" && dc.median_us <= 0) {
+      verdict = worst_verdict(verdict, "skipped");
+      if (rec.reason.empty()) rec.reason = dc.label + ": not timed";
+    }
+    rec.median_us += dc.median_us;
+    rec.reference_us += dc.reference_us;
+    rec.ci_rel = std::max(rec.ci_rel, dc.ci_rel);
+    rec.cases.push_back(std::move(dc));
+  }
+  if (!reference_known) rec.reference_us = 0;
+  rec.verdict = verdict;
+  return rec;
+}
 
 }  // namespace
 
@@ -109,35 +190,8 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
 std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepared) {
   auto& batch = dynamic_cast<GpuBatch&>(prepared);
   auto& vs = batch.variants;
-
-  // One job for the batch: every compiled variant's cases, same inputs per case label.
-  exec::TimingOptions timing;
-  timing.hot = opt_.hot;
-  timing.max_time_s = opt_.max_time_s;
-  timing.warmup_ms = opt_.warmup_ms;
-  exec::WorkerJob job;
-  std::vector<std::pair<size_t, size_t>> owner;  // job case -> (variant, case)
-  std::vector<std::string> claimed;              // labels whose reference this job times
-  for (size_t i = 0; i < vs.size(); ++i) {
-    if (!vs[i].error.empty()) continue;
-    BuiltKernels bk = batch.base;
-    bk.modules[vs[i].cases.front().solution->file.string()] = vs[i].module;
-    exec::WorkerJob vj = make_worker_job(vs[i].cases, bk, opt_.trials, opt_.seed, timing, true,
-                                         opt_.build.compile.cache_dir);
-    if (job.cases.empty()) {
-      job.support = vj.support;
-      job.timing = vj.timing;
-      job.cache_dir = vj.cache_dir;
-    }
-    for (size_t c = 0; c < vj.cases.size(); ++c) {
-      vj.cases[c].index = static_cast<int>(job.cases.size());
-      // Validation against the reference always happens; timing it only once per label.
-      vj.cases[c].time_reference = references.claim(vj.cases[c].label);
-      if (vj.cases[c].time_reference) claimed.push_back(vj.cases[c].label);
-      owner.emplace_back(i, c);
-      job.cases.push_back(std::move(vj.cases[c]));
-    }
-  }
+  const BatchJob bj = batch_job(batch, opt_, references);
+  const exec::WorkerJob& job = bj.job;
   std::vector<std::vector<CaseResult>> results(vs.size());
   for (size_t i = 0; i < vs.size(); ++i) results[i].resize(vs[i].cases.size());
   if (!job.cases.empty()) {
@@ -158,60 +212,30 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     exec::WorkerRun run = opt_.run_worker ? opt_.run_worker(job, copt, cb) : exec::run_worker(job, copt, cb);
     std::error_code ec;
     fs::remove_all(copt.scratch_dir, ec);
+    if (run.device) device = run.device;
+    const double copy_bandwidth_gbs = device ? device->copy_bandwidth_gbs : 0;
     for (const auto& r : run.results)
       if (r.index >= 0 && r.index < total) {
-        auto [vi, ci] = owner[r.index];
-        results[vi][ci] = r;
+        auto [vi, ci] = bj.owner[r.index];
+        // The verdict rules `ako run` applies (pipeline/verdict.hpp), on the case's own record.
+        results[vi][ci] = case_result_skeleton(vs[vi].cases[ci], static_cast<int>(ci));
+        settle_case(results[vi][ci], r, copy_bandwidth_gbs);
         if (job.cases[r.index].time_reference)
           references.settle(job.cases[r.index].label,
                             r.reference_time ? std::optional<double>(r.reference_time->median_us) : std::nullopt);
       }
-    for (const auto& label : claimed)  // a case the worker never reported
+    for (const auto& label : bj.claimed)  // a case the worker never reported
       if (!references.median_us(label)) references.settle(label, std::nullopt);
     cases_run += run.results.size();
     if (!run.fatal.empty() && run.results.empty()) throw Error("the worker could not run: " + run.fatal);
   }
 
-  // One record per (variant, shape): the sum of the solution medians over its cases.
   std::vector<search::DbRecord> out;
   for (size_t i = 0; i < vs.size(); ++i) {
     const Variant& v = vs[i];
     bool all_correct = v.error.empty(), all_timed = v.error.empty();
     for (const auto* s : v.req.shapes) {
-      search::DbRecord rec;
-      rec.shape = s->name;
-      rec.params = v.req.params;
-      rec.registers = v.registers;
-      rec.recorded_at = utc_now();
-      const char* verdict = "correct";
-      if (!v.error.empty()) {
-        verdict = "failed";
-        rec.reason = v.error;
-      }
-      bool reference_known = true;
-      for (size_t c = 0; c < v.cases.size() && v.error.empty(); ++c) {
-        if (v.cases[c].shape != s) continue;
-        const CaseResult& r = results[i][c];
-        search::DbCase dc{v.cases[c].label(), verdict_name(r.verdict), 0, 0, 0};
-        if (r.solution_time) {
-          dc.median_us = r.solution_time->median_us;
-          dc.ci_rel = r.solution_time->ci_rel;
-        }
-        dc.reference_us = references.median_us(dc.label).value_or(0);
-        reference_known = reference_known && dc.reference_us > 0;
-        verdict = worst_verdict(verdict, dc.verdict);
-        if (dc.verdict != "correct" && rec.reason.empty()) rec.reason = dc.label + ": " + r.reason;
-        if (dc.verdict == "correct" && dc.median_us <= 0) {
-          verdict = worst_verdict(verdict, "skipped");
-          if (rec.reason.empty()) rec.reason = dc.label + ": not timed";
-        }
-        rec.median_us += dc.median_us;
-        rec.reference_us += dc.reference_us;
-        rec.ci_rel = std::max(rec.ci_rel, dc.ci_rel);
-        rec.cases.push_back(std::move(dc));
-      }
-      if (!reference_known) rec.reference_us = 0;
-      rec.verdict = verdict;
+      search::DbRecord rec = shape_record(v, s, results[i], references);
       all_correct = all_correct && rec.verdict != "incorrect" && rec.verdict != "failed";
       all_timed = all_timed && rec.correct();
       out.push_back(std::move(rec));
@@ -223,4 +247,4 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
   return out;
 }
 
-}  // namespace ako::cli
+}  // namespace ako::pipeline
