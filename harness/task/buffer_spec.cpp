@@ -206,7 +206,9 @@ std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec) {
     }
     const std::optional<DType> fixed = parse_dtype(b.dtype);
     const bool integer = fixed && dtype_is_integer(*fixed);
-    if (!b.view) b.init = parse_init(e["init"], integer, known);
+    if (b.role == model::Role::out && e["init"].present())
+      e["init"].fail("an out buffer is poisoned before every launch, never filled: leave init out (inout buffers are filled)");
+    if (!b.view && b.role != model::Role::out) b.init = parse_init(e["init"], integer, known);
     if (e["tolerance"].present()) {
       if (b.role == model::Role::in) e["tolerance"].fail("a tolerance applies to what is compared: role out or inout");
       if (integer) e["tolerance"].fail("integer buffers are compared exactly; leave tolerance out");
