@@ -120,5 +120,38 @@ TEST(NameExpression, RejectsMalformedTemplates) {
   EXPECT_NE(unknown.find("unknown placeholder {bias}; known: T, weight"), std::string::npos) << unknown;
 }
 
+
+TEST(Expr, StringLiteralsCompareWithStringAxesOnly) {
+  const ExprEnv env{{"layout", string_value("bf1c")}, {"L", 32760}, {"F", 21}};
+  EXPECT_TRUE(eval_bool("layout == 'bf1c'", env));
+  EXPECT_FALSE(eval_bool("layout == 'blc'", env));
+  EXPECT_TRUE(eval_bool("layout != 'bc' && L % F == 0", env));
+  EXPECT_NE(string_value("bc"), string_value("blc"));
+  EXPECT_LT(string_value("bc"), 0);  // far from every size a spec computes
+  EXPECT_EQ(expr_strings("layout == 'bc' || layout == 'b1c'"), (std::set<std::string>{"bc", "b1c"}));
+  EXPECT_EQ(expr_identifiers("layout == 'bc'"), (std::set<std::string>{"layout"}));
+  try {
+    eval_int("layout == 'bc", env);
+    FAIL() << "no error for an unterminated string";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unterminated string literal"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Expr, ConditionalChoosesOneSideLowestPrecedenceRightAssociative) {
+  const ExprEnv env{{"layout", string_value("blc")}, {"L", 6}, {"F", 3}, {"zero", 0}};
+  EXPECT_EQ(eval_int("layout == 'blc' ? L : 1", env), 6);
+  EXPECT_EQ(eval_int("layout == 'bf1c' ? F : layout == 'blc' ? L : 1", env), 6);
+  EXPECT_EQ(eval_int("1 + 1 ? 10 : 20", env), 10);            // (1 + 1) ? 10 : 20
+  EXPECT_EQ(eval_int("zero ? L / zero : 7", env), 7);          // the unchosen side is never evaluated
+  EXPECT_EQ(eval_int("max(zero ? 1 : 2, 3 ? 4 : 5)", env), 4);
+  try {
+    eval_int("zero ? 1", env);
+    FAIL() << "no error for a missing ':'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("expected ':'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ako::task
