@@ -66,98 +66,121 @@ std::map<std::string, std::string> support_name_expressions() {
   return m;
 }
 
-BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt) {
-  // Group name expressions by source so each file is one NVRTC program.
+namespace {
+
+// The NVRTC programs of a run: one per source file (its name expressions together), the
+// support kernels last.
+struct Programs {
+  std::vector<jit::CompileRequest> reqs;
+  std::vector<std::string> keys;                    // per request: the source file
+  std::map<std::string, std::string> role_of;       // file -> reference / oracle / solution
+  std::map<std::string, std::string> baseline_of;   // file -> baseline name
+  std::set<std::string> solution_files;             // checked statically, even when also a reference
+};
+
+void add_task_programs(const std::vector<task::Case>& cases, const BuildOptions& opt, Programs& p) {
   std::map<std::string, std::set<std::string>> exprs;
-  std::map<std::string, std::string> role_of;
-  std::set<std::string> solution_files;  // checked statically, even when also a reference
+  auto add = [&](const task::KernelInstance& k, const char* role) {
+    exprs[k.file.string()].insert(k.name_expression);
+    p.role_of.emplace(k.file.string(), role);
+  };
   for (const auto& c : cases) {
-    exprs[c.reference.file.string()].insert(c.reference.name_expression);
-    role_of.emplace(c.reference.file.string(), "reference");
-    if (c.oracle) {
-      exprs[c.oracle->file.string()].insert(c.oracle->name_expression);
-      role_of.emplace(c.oracle->file.string(), "oracle");
-    }
+    add(c.reference, "reference");
+    if (c.oracle) add(*c.oracle, "oracle");
     if (c.solution) {
-      exprs[c.solution->file.string()].insert(c.solution->name_expression);
-      role_of.emplace(c.solution->file.string(), "solution");
-      solution_files.insert(c.solution->file.string());
+      add(*c.solution, "solution");
+      p.solution_files.insert(c.solution->file.string());
     }
   }
-  std::vector<jit::CompileRequest> reqs;
-  std::vector<std::string> keys;
   for (const auto& [file, names] : exprs) {
     jit::CompileRequest r;
     r.source = file;
     r.display_name = display_name(file, opt.root);
     r.name_expressions.assign(names.begin(), names.end());
     r.arch = opt.arch;
-    reqs.push_back(std::move(r));
-    keys.push_back(file);
+    p.reqs.push_back(std::move(r));
+    p.keys.push_back(file);
   }
-  // Baselines: one program per file with its own include folders; their compile errors are
-  // theirs alone (BuiltKernels::baseline_errors), never the run's.
-  std::map<std::string, std::string> baseline_of;   // file -> baseline name
+}
+
+// Baselines: one program per file with its own include folders; their compile errors are
+// theirs alone (BuiltKernels::baseline_errors), never the run's.
+void add_baseline_programs(const std::vector<task::Case>& cases, const BuildOptions& opt, Programs& p) {
   for (const auto& c : cases)
     for (const auto& bl : c.baselines) {
       if (!bl.kernel) continue;
       const std::string file = bl.kernel->file.string();
-      if (baseline_of.emplace(file, bl.name).second) {
+      if (p.baseline_of.emplace(file, bl.name).second) {
         jit::CompileRequest r;
         r.source = file;
         r.display_name = display_name(file, opt.root);
         r.arch = opt.arch;
         r.extra_options = bl.options;
-        reqs.push_back(std::move(r));
-        keys.push_back(file);
+        p.reqs.push_back(std::move(r));
+        p.keys.push_back(file);
       }
-      auto req = std::find_if(reqs.begin(), reqs.end(), [&](const jit::CompileRequest& r) { return r.source == file; });
+      auto req = std::find_if(p.reqs.begin(), p.reqs.end(), [&](const jit::CompileRequest& r) { return r.source == file; });
       if (std::find(req->name_expressions.begin(), req->name_expressions.end(), bl.kernel->name_expression) ==
           req->name_expressions.end())
         req->name_expressions.push_back(bl.kernel->name_expression);
     }
+}
+
+// Program i's kernels, with their role, lowered names and resources.
+void collect_program(const Programs& p, size_t i, const jit::CompiledModule& m, const BuildOptions& opt, BuiltKernels& out) {
+  const bool is_support = i + 1 == p.reqs.size();
+  const auto baseline = is_support ? p.baseline_of.end() : p.baseline_of.find(p.keys[i]);
+  (m.cache_hit ? out.cache_hits : out.compiled) += 1;
+  for (const auto& expr : p.reqs[i].name_expressions) {
+    KernelBuild b;
+    b.role = is_support                      ? "support"
+             : baseline != p.baseline_of.end() ? "baseline " + baseline->second
+                                               : p.role_of.at(p.keys[i]);
+    b.file = p.reqs[i].display_name;
+    b.name_expression = expr;
+    auto it = m.lowered.find(expr);
+    if (it != m.lowered.end()) {
+      b.lowered_name = it->second;
+      auto r = m.resources.find(it->second);
+      if (r != m.resources.end()) b.resources = r->second;
+    }
+    b.arch = opt.arch;
+    b.cache_hit = m.cache_hit;
+    b.compile_ms = m.compile_ms;
+    if (!is_support) out.builds.push_back(b);
+  }
+  if (is_support) {
+    out.support = m;
+    return;
+  }
+  out.modules[p.keys[i]] = m;
+  if (p.solution_files.count(p.keys[i]))
+    for (auto& f : check_compiled_module(m, p.reqs[i].display_name, opt.allow)) out.findings.push_back(std::move(f));
+}
+
+}  // namespace
+
+BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt) {
+  Programs p;
+  add_task_programs(cases, opt, p);
+  add_baseline_programs(cases, opt, p);
   jit::CompileRequest sup;
   sup.source = support_source(opt.compile.cache_dir);
   sup.display_name = "ako/support_kernels.cuh";
   for (const auto& [k, e] : support_name_expressions()) sup.name_expressions.push_back(e);
   sup.arch = opt.arch;
-  reqs.push_back(sup);
+  p.reqs.push_back(sup);
 
   BuiltKernels out;
-  const jit::BatchResult batch = jit::compile_all(reqs, opt.compile);
-  for (size_t i = 0; i < reqs.size(); ++i) {
-    const bool is_support = i + 1 == reqs.size();
-    const auto baseline = is_support ? baseline_of.end() : baseline_of.find(keys[i]);
-    if (!batch.errors[i].empty()) {
-      if (baseline != baseline_of.end()) out.baseline_errors[baseline->second] = batch.errors[i];
-      else out.errors.push_back(batch.errors[i]);
+  const jit::BatchResult batch = jit::compile_all(p.reqs, opt.compile);
+  for (size_t i = 0; i < p.reqs.size(); ++i) {
+    if (batch.errors[i].empty()) {
+      collect_program(p, i, batch.modules[i], opt, out);
       continue;
     }
-    const jit::CompiledModule& m = batch.modules[i];
-    (m.cache_hit ? out.cache_hits : out.compiled) += 1;
-    for (const auto& expr : reqs[i].name_expressions) {
-      KernelBuild b;
-      b.role = is_support ? "support" : baseline != baseline_of.end() ? "baseline " + baseline->second : role_of[keys[i]];
-      b.file = reqs[i].display_name;
-      b.name_expression = expr;
-      auto it = m.lowered.find(expr);
-      if (it != m.lowered.end()) {
-        b.lowered_name = it->second;
-        auto r = m.resources.find(it->second);
-        if (r != m.resources.end()) b.resources = r->second;
-      }
-      b.arch = opt.arch;
-      b.cache_hit = m.cache_hit;
-      b.compile_ms = m.compile_ms;
-      if (!is_support) out.builds.push_back(b);
-    }
-    if (is_support)
-      out.support = m;
-    else
-      out.modules[keys[i]] = m;
-    if (!is_support && solution_files.count(keys[i])) {
-      for (auto& f : check_compiled_module(m, reqs[i].display_name, opt.allow)) out.findings.push_back(std::move(f));
-    }
+    const auto baseline = i + 1 == p.reqs.size() ? p.baseline_of.end() : p.baseline_of.find(p.keys[i]);
+    if (baseline != p.baseline_of.end()) out.baseline_errors[baseline->second] = batch.errors[i];
+    else out.errors.push_back(batch.errors[i]);
   }
   return out;
 }
