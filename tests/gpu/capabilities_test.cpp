@@ -30,6 +30,14 @@ TEST_P(Capability, HonestSolutionIsCorrectAndTheReferenceMeetsItsOracle) {
     if (c["kind"] == "compare") {
       EXPECT_GT(c["solution_time"]["median_us"].get<double>(), 0.0) << c.dump();
       EXPECT_GT(c["bytes"].get<double>(), 0.0) << c.dump();
+      // modulate's baseline runs where its `when` holds (layout != 'blc'), validated and timed.
+      for (const auto& b : c.value("baselines", nlohmann::json::array())) {
+        const bool applies = c["axes"].value("layout", "") != "blc";
+        EXPECT_EQ(b["verdict"], applies ? "correct" : "skipped") << b.dump();
+        if (applies) {
+          EXPECT_GT(b["time"]["median_us"].get<double>(), 0.0) << b.dump();
+        }
+      }
     }
   }
   EXPECT_GT(checks, 0);
