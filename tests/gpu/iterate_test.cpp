@@ -45,13 +45,14 @@ class IterateGpu : public ::testing::Test {
     return r.out;
   }
 
-  // The rmsnorm task as a workspace of its own, published on a bare upstream and cloned.
-  void make_workspace() {
+  // A task (default: rmsnorm from the repository) as a workspace of its own, published on a
+  // bare upstream and cloned.
+  void make_workspace(const std::string& task = "rmsnorm", const fs::path& from = workspace()) {
     fs::remove_all(dir);
     fs::create_directories(dir / "author");
-    for (const char* d : {"tasks/rmsnorm", "input/rmsnorm", "solution/rmsnorm"}) {
-      fs::create_directories(dir / "author" / d);
-      fs::copy(workspace() / d, dir / "author" / d, fs::copy_options::recursive);
+    for (const std::string d : {"tasks/", "input/", "solution/"}) {
+      fs::create_directories(dir / "author" / (d + task));
+      fs::copy(from / (d + task), dir / "author" / (d + task), fs::copy_options::recursive);
     }
     fs::copy_file(workspace() / ".gitignore", dir / "author/.gitignore");  // *.ncu-rep stays out of commits
     git(dir, "init -q --bare -b main upstream.git");
@@ -128,6 +129,30 @@ TEST_F(IterateGpu, BaselineAndTwoProfiledIterationsOnRmsnorm) {
   for (const char* want : {"task: rmsnorm\n", "iter: 2\n", "gpu: NVIDIA", "correctness: correct\n", "ncu: flux1-single bf16"})
     EXPECT_TRUE(has(body, want)) << want << "\n" << body;
   EXPECT_EQ(git(work, "status --porcelain --untracked-files=all"), "") << "everything recorded is committed";
+}
+
+// The same loop on a format-v2 task (tests/tasks/qk_view: strided views, in place, an integer
+// axis): a baseline, one iteration, and `ako best` restoring the best.
+TEST_F(IterateGpu, BaselineIterationAndBestOnAViewTask) {
+  AKO_REQUIRE_GPU();
+  if (sh("command -v git").status != 0) GTEST_SKIP() << "no git CLI to build the throw-away repositories";
+  make_workspace("qk_view", workspace() / "tests/tasks");
+  auto run = [&](const std::string& cmd) {
+    return sh("cd '" + work.string() + "' && '" + ako_binary().string() + "' " + cmd + " --task qk_view --no-progress");
+  };
+  const Sh base = run("iterate -m 'the capability solution' --label 'as written'");
+  ASSERT_EQ(base.status, 0) << base.out;
+  EXPECT_TRUE(has(base.out, "ITERATION: 0 recorded (baseline)")) << base.out;
+  iterate::IterationLog log = iterate::parse_log(read_file(work / "ITERATIONS.md"));
+  log.task("qk_view").find(0)->analysis = "Checked by the GPU test.";
+  std::ofstream(work / "ITERATIONS.md") << iterate::render_log(log);
+  std::ofstream(work / "solution/qk_view/qknorm.cuh", std::ios::app) << "\n// iteration 1: comment only\n";
+  const Sh one = run("iterate -m 'a comment changes nothing' --label 'comment only'");
+  ASSERT_EQ(one.status, 0) << one.out;
+  EXPECT_TRUE(has(read_file(work / "ITERATIONS.md"), "| flux1 bf16 head_dim=128 | correct |"));
+  const Sh best = run("best");
+  ASSERT_EQ(best.status, 0) << best.out;
+  EXPECT_TRUE(has(git(work, "log -1 --format=%s"), "[final] Restore iter-")) << git(work, "log -3 --format=%s");
 }
 
 }  // namespace
