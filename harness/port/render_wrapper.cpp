@@ -11,6 +11,8 @@ std::string torch_dtype(DType d) {
     case DType::bf16: return "torch.bfloat16";
     case DType::fp16: return "torch.float16";
     case DType::fp32: return "torch.float32";
+    case DType::i32: return "torch.int32";
+    case DType::i64: return "torch.int64";
   }
   return "torch.float32";
 }
