@@ -7,6 +7,7 @@
 #include "cpu/port/port_v2_fixture.hpp"
 
 #include "common/error.hpp"
+#include "jit/compiler.hpp"
 
 namespace ako::port {
 namespace {
@@ -181,6 +182,21 @@ TEST_F(PortV2, TypedAxesAreTemplateParametersDispatchedOverTheirValues) {
   EXPECT_TRUE(has(out, "layer-128: launch grid=4,1,1 block=64,1,1 smem=0 args=@0,@2048,@4096,@4608,1e-06\n")) << out;
   EXPECT_TRUE(has(out, "rms-128: launch grid=4,1,1 block=128,1,1 smem=0 args=@0,@2048,null,null,1e-06\n")) << out;
   EXPECT_TRUE(has(out, "head_dim 64: error out: extent 1 must be head_dim = 64, got 128\n")) << out;
+}
+
+// The ported device section compiles with NVRTC for sm_90a on its own, and the name ako gives an
+// instantiation (the string axis's value spelled as the solution's name) finds it in the port's
+// namespace.
+TEST_F(PortV2, TheDeviceSectionInstantiatesWithNvrtcAsAkoNamesIt) {
+  const auto r = render(spec_of(norm_axes_doc(), std::string(kIncludes) + kNormKernel, norm_axes_config()));
+  testing::write_file(root / "device.cuh", r.device_section);
+  jit::CompileRequest req;
+  req.source = root / "device.cuh";
+  req.name_expressions = {"ako_port_norm_axes::norm_kernel<__nv_bfloat16, ako_port_norm_axes::rms, 128, 128>",
+                          "ako_port_norm_axes::norm_kernel<__half, ako_port_norm_axes::layer, 64, 64>"};
+  jit::CompileOptions co;
+  co.use_cache = false;
+  EXPECT_EQ(jit::compile(req, co).lowered.size(), 2u);
 }
 
 // The generated wrapper, executed over stand-ins for torch and SGLang's JIT utilities: the guard
