@@ -1,0 +1,73 @@
+#pragma once
+// How a task spec's kernel arguments and variant axes become the ported host glue's tensors
+// and template parameters: read by render_kernel (C++), render_entry and render_wrapper
+// (Python), so that the three agree.
+//
+// Tensors. Every buffer among the solution's args is a tensor argument of the entry point,
+// checked against its declared shape, dtype and layout, except a view whose storage is also a
+// kernel argument: that view is computed from the storage tensor (storage.data + offset), as
+// ako passes it. A view whose storage is not a kernel argument is its own tensor (q inside the
+// caller's qkv): any tensor with exactly the view's extents and strides (a non-contiguous one).
+// Extents are a dim (bound from the tensor), an integer, or an expression checked once the dims
+// are known (`layout == 'bc' ? 1 : L`: broadcast extents of 1 included).
+//
+// Axes. Flags are `bool k<Flag>` template parameters, as before; typed axes are `int64_t
+// k<Axis>` template parameters after them: an integer axis takes its value, a string axis the
+// code of its value (ako_str_<value>, one code per distinct string of the spec, the same in
+// C++ and Python).
+#include <string>
+#include <vector>
+
+#include "port/port_names.hpp"
+#include "task/spec.hpp"
+
+namespace ako::port {
+
+const task::BufferSpec* find_buffer(const task::TaskSpec& spec, const std::string& name);
+const task::ScalarSpec* find_scalar(const task::TaskSpec& spec, const std::string& name);
+// The buffer a view is a window into; the buffer itself when it is not a view.
+const task::BufferSpec& storage_of(const task::TaskSpec& spec, const task::BufferSpec& b);
+// A view computed from its storage tensor rather than taken as a tensor of its own.
+bool from_storage(const task::TaskSpec& spec, const task::BufferSpec& b);
+bool is_dim(const task::TaskSpec& spec, const std::string& name);
+bool is_integer_literal(const std::string& expr);
+
+// The C++ element type of a buffer (a view: its storage's): "DType" for "$dtype", the fixed
+// type (float, int, long long), or for a dtype chosen by an axis the alias
+// `<qualifier>elem_<buffer><DType, k<Axis>>` that axis_type_aliases() declares.
+std::string element_type(const task::TaskSpec& spec, const task::BufferSpec& b, const std::string& qualifier = "");
+// The `elem_<buffer>` alias templates for the buffers whose dtype an axis chooses ("" if none).
+std::string axis_type_aliases(const task::TaskSpec& spec);
+
+// Every distinct value of the string axes, in declaration order: value i has code i.
+std::vector<std::string> string_axis_values(const task::TaskSpec& spec);
+// The constants ako_str_<value> = code ("" when the spec has no string axis).
+std::string string_codes_cpp(const task::TaskSpec& spec);
+int64_t string_code(const task::TaskSpec& spec, const std::string& value);
+
+// Template parameters after DType / before it in the entry: ", bool kWeight, int64_t kLayout",
+// their arguments ", kWeight, kLayout", and the flag_<f> / axis_<a> constants the launch and
+// dispatch functions declare for expressions.
+struct VariantParams {
+  std::string tparams;
+  std::string targs;
+  std::string consts;
+};
+VariantParams variant_params(const task::TaskSpec& spec);
+
+// The Python wrapper's table of an axis's values: "_AXIS_SCALE_LAYOUT" (a dict value -> code for
+// a string axis, a tuple for an integer one).
+std::string python_axis_table(const std::string& axis);
+// make_cpp_args's arguments before the dtype, from the wrapper's parameters (a flag's or axis's
+// name): "weight, _AXIS_LAYOUT[layout], head_dim, ".
+std::string python_template_args(const task::TaskSpec& spec);
+
+// When the tensor is passed: "" (always), else a constant expression over the template
+// parameters (a view: its own present_if and its storage's). `qualifier` as for element_type.
+std::string presence_cpp(const task::TaskSpec& spec, const task::BufferSpec& b, const std::string& qualifier);
+
+// Throws ako::Error, naming the buffer or dim and the expression, for what the port cannot bind:
+// a present_if over dims, a dim that no always-present tensor argument has as an extent.
+void check_bindable(const task::TaskSpec& spec);
+
+}  // namespace ako::port
