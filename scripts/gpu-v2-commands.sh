@@ -24,5 +24,5 @@ for t in modulate qk_view; do
 done
 step gate-update "$B/ako" gate --root $W --tasks modulate,qk_view --baseline "$L/baseline.json" --update-baseline
 step gate-check "$B/ako" gate --root $W --tasks modulate,qk_view --baseline "$L/baseline.json" --json "$L/gate.json"
-cp $W/solution/*/configs/*.json "$L/" 2>/dev/null
+for t in modulate qk_view; do cp $W/solution/$t/configs/device_name=*.json "$L/config-$t.json" 2>/dev/null; done
 printf '%s\n' "${rows[@]}" | tee "$L/summary.txt"
