@@ -6,33 +6,21 @@
 // which hides reads from any bandwidth accounting). The values are a plain, correct RMSNorm for
 // rows up to 1024 * TPR columns.
 // Expected: ako refuses it: local_memory, "uses a 4096 byte stack frame".
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
 __global__ void __launch_bounds__(BLOCK)
 rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                int rows, int cols, float eps) {
   float stage[1024];
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  __shared__ float sums[ROWS_PER_BLOCK];
-  if (threadIdx.x < ROWS_PER_BLOCK) sums[threadIdx.x] = 0.f;
-  __syncthreads();
-  float s = 0.f;
-  for (int c = lane; row < rows && c < cols; c += TPR) {
-    const float v = static_cast<float>(x[row * cols + c]);
-    s += v * v;
-    stage[(c / TPR) & 1023] = v;
-  }
-  atomicAdd(&sums[slot], s);
-  __syncthreads();
-  if (row >= rows) return;
-  const float inv_rms = rsqrtf(sums[slot] / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = stage[(c / TPR) & 1023] * inv_rms;
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(y);
-  }
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
+  // Each element is staged on the way in and read back from the stage on the way out.
+  const float& sum_sq = honest::row_sum_of_squares<ROWS_PER_BLOCK>(r, rows, cols, [&](int c) {
+    const float v = static_cast<float>(x[r.row * cols + c]);
+    stage[(c / r.TPR) & 1023] = v;
+    return v;
+  });
+  if (r.row >= rows) return;
+  honest::normalise_row<T, HAS_WEIGHT>(out, weight, r, cols, honest::inv_rms(sum_sq, cols, eps),
+                                       [&](int c) { return stage[(c / r.TPR) & 1023]; }, honest::AsIs{});
 }

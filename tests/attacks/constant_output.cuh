@@ -5,16 +5,13 @@
 // reference's values near zero or that only checks "no NaN" (SOL-ExecBench added an all-zero
 // check for this). Every element is written, so the NaN poison does not catch it.
 // Expected: incorrect, reason "constant output: all N elements of 'out' are 0 while the reference's vary".
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
 __global__ void __launch_bounds__(BLOCK)
 rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                int rows, int cols, float eps) {
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  if (row >= rows) return;
-  for (int c = lane; c < cols; c += TPR) out[row * cols + c] = static_cast<T>(0.0f);
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
+  if (r.row >= rows) return;
+  for (int c = r.lane; c < cols; c += r.TPR) out[r.row * cols + c] = static_cast<T>(0.0f);
 }

@@ -8,8 +8,7 @@
 // Expected: it does NOT build: ako compiles without -rdc, so ptxas rejects the program with
 // "Unresolved extern function 'cudaGetParameterBufferV2'" (ako compile exits 2). Should a future
 // option enable -rdc, the device_launch static check flags the calls in its PTX (unit-tested).
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 extern "C" __device__ void* cudaGetParameterBufferV2(void* func, dim3 grid, dim3 block, unsigned int smem);
 extern "C" __device__ int cudaLaunchDeviceV2(void* buffer, void* stream);
@@ -30,24 +29,8 @@ rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict
     *reinterpret_cast<int*>(static_cast<char*>(params) + 8) = 0;
     cudaLaunchDeviceV2(params, nullptr);
   }
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  __shared__ float sums[ROWS_PER_BLOCK];
-  if (threadIdx.x < ROWS_PER_BLOCK) sums[threadIdx.x] = 0.f;
-  __syncthreads();
-  float s = 0.f;
-  for (int c = lane; row < rows && c < cols; c += TPR) {
-    const float v = static_cast<float>(x[row * cols + c]);
-    s += v * v;
-  }
-  atomicAdd(&sums[slot], s);
-  __syncthreads();
-  if (row >= rows) return;
-  const float inv_rms = rsqrtf(sums[slot] / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = static_cast<float>(x[row * cols + c]) * inv_rms;
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(y);
-  }
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
+  const float& sum_sq = honest::row_sum_of_squares<ROWS_PER_BLOCK>(x, r, rows, cols);
+  if (r.row >= rows) return;
+  honest::normalise_row<T, HAS_WEIGHT>(out, x, weight, r, cols, honest::inv_rms(sum_sq, cols, eps));
 }

@@ -5,38 +5,21 @@
 // instead of written back to DRAM: the kernel looks faster, and whether `out` holds the answer
 // afterwards depends on timing (the data is undefined by the PTX spec). Otherwise a plain RMSNorm.
 // Expected: ako refuses it: l2_discard, "executes discard.global.L2".
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
 __global__ void __launch_bounds__(BLOCK)
 rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                int rows, int cols, float eps) {
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  __shared__ float sums[ROWS_PER_BLOCK];
-  if (threadIdx.x < ROWS_PER_BLOCK) sums[threadIdx.x] = 0.f;
-  __syncthreads();
-  float s = 0.f;
-  for (int c = lane; row < rows && c < cols; c += TPR) {
-    const float v = static_cast<float>(x[row * cols + c]);
-    s += v * v;
-  }
-  atomicAdd(&sums[slot], s);
-  __syncthreads();
-  if (row >= rows) return;
-  const float inv_rms = rsqrtf(sums[slot] / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = static_cast<float>(x[row * cols + c]) * inv_rms;
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(y);
-  }
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
+  const float& sum_sq = honest::row_sum_of_squares<ROWS_PER_BLOCK>(x, r, rows, cols);
+  if (r.row >= rows) return;
+  honest::normalise_row<T, HAS_WEIGHT>(out, x, weight, r, cols, honest::inv_rms(sum_sq, cols, eps));
   __syncthreads();
   // One discard per 128-byte line of this row (out is 128-byte aligned by ako's allocator).
   const long long bytes = static_cast<long long>(cols) * sizeof(T);
-  for (long long off = static_cast<long long>(lane) * 128; off + 128 <= bytes; off += 128LL * TPR) {
-    const char* line = reinterpret_cast<const char*>(out + row * cols) + off;
+  for (long long off = static_cast<long long>(r.lane) * 128; off + 128 <= bytes; off += 128LL * r.TPR) {
+    const char* line = reinterpret_cast<const char*>(out + r.row * cols) + off;
     asm volatile("discard.global.L2 [%0], 128;" ::"l"(line) : "memory");
   }
 }

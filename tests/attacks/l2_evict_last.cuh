@@ -5,8 +5,7 @@
 // through the cache between samples: the "cold" timing then reads x from L2 instead of DRAM.
 // The values it computes are a plain, correct RMSNorm.
 // Expected: ako refuses it: l2_persist, "uses L2::evict_last".
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 __device__ __forceinline__ unsigned short ako_attack_load_last(const void* p) {
   unsigned short v;
@@ -26,24 +25,9 @@ template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, i
 __global__ void __launch_bounds__(BLOCK)
 rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                int rows, int cols, float eps) {
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  __shared__ float sums[ROWS_PER_BLOCK];
-  if (threadIdx.x < ROWS_PER_BLOCK) sums[threadIdx.x] = 0.f;
-  __syncthreads();
-  float s = 0.f;
-  for (int c = lane; row < rows && c < cols; c += TPR) {
-    const float v = ako_attack_load(x + row * cols + c);
-    s += v * v;
-  }
-  atomicAdd(&sums[slot], s);
-  __syncthreads();
-  if (row >= rows) return;
-  const float inv_rms = rsqrtf(sums[slot] / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = ako_attack_load(x + row * cols + c) * inv_rms;
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(y);
-  }
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
+  const auto load = [&](int c) { return ako_attack_load(x + r.row * cols + c); };  // every load of x
+  const float& sum_sq = honest::row_sum_of_squares<ROWS_PER_BLOCK>(r, rows, cols, load);
+  if (r.row >= rows) return;
+  honest::normalise_row<T, HAS_WEIGHT>(out, weight, r, cols, honest::inv_rms(sum_sq, cols, eps), load, honest::AsIs{});
 }

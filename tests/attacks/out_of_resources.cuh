@@ -6,30 +6,24 @@
 // the launch with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. The context survives; the worker goes on.
 // (A kernel that merely breaks its own __launch_bounds__ is refused differently: on the H100,
 // driver 580, that launch fails with CUDA_ERROR_INVALID_VALUE, fault invalid_value.)
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
 __global__ void rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                                int rows, int cols, float eps) {
   constexpr int kLive = 160;
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + threadIdx.x / TPR;
-  if (row >= rows) return;
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
+  if (r.row >= rows) return;
   float acc[kLive];
 #pragma unroll
   for (int i = 0; i < kLive; ++i) acc[i] = 0.f;
   for (int c = 0; c < cols; ++c) {
-    const float v = static_cast<float>(x[row * cols + c]);
+    const float v = static_cast<float>(x[r.row * cols + c]);
 #pragma unroll
     for (int i = 0; i < kLive; ++i) acc[i] = fmaf(acc[i], v, static_cast<float>(i + 1));
   }
   float s = 0.f;
 #pragma unroll
   for (int i = 0; i < kLive; ++i) s += acc[i];
-  for (int c = threadIdx.x % TPR; c < cols; c += TPR) {
-    float y = static_cast<float>(x[row * cols + c]) * rsqrtf(s + eps);
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(y);
-  }
+  honest::normalise_row<T, HAS_WEIGHT>(out, x, weight, r, cols, rsqrtf(s + eps));
 }

@@ -6,8 +6,7 @@
 // betting that the buffer still holds the previous answer (the trick that fooled FlashInfer-Bench,
 // starter-kit issue #21). The work is otherwise a plain RMSNorm.
 // Expected: ako refuses it before any GPU work: device_globals, "mutable __device__ global".
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 __device__ unsigned long long ako_attack_last_fingerprint;  // survives across launches
 
@@ -19,25 +18,9 @@ rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict
                                 (static_cast<unsigned long long>(rows) << 32) ^ static_cast<unsigned>(cols) ^
                                 __float_as_uint(static_cast<float>(x[0]));
   if (ako_attack_last_fingerprint == fp) return;  // "same inputs": skip everything
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  __shared__ float sums[ROWS_PER_BLOCK];
-  if (threadIdx.x < ROWS_PER_BLOCK) sums[threadIdx.x] = 0.f;
-  __syncthreads();
-  float s = 0.f;
-  for (int c = lane; row < rows && c < cols; c += TPR) {
-    const float v = static_cast<float>(x[row * cols + c]);
-    s += v * v;
-  }
-  atomicAdd(&sums[slot], s);
-  __syncthreads();
-  if (row >= rows) return;
-  const float inv_rms = rsqrtf(sums[slot] / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = static_cast<float>(x[row * cols + c]) * inv_rms;
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(y);
-  }
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
+  const float& sum_sq = honest::row_sum_of_squares<ROWS_PER_BLOCK>(x, r, rows, cols);
+  if (r.row >= rows) return;
+  honest::normalise_row<T, HAS_WEIGHT>(out, x, weight, r, cols, honest::inv_rms(sum_sq, cols, eps));
   if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) ako_attack_last_fingerprint = fp;
 }

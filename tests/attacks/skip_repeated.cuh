@@ -9,44 +9,28 @@
 // the shortcut never fires: the kernel does all the work and is timed honestly. Without that
 // defence it would be refused as implausible (far above the copy bandwidth).
 // Expected: correct, with a plausible solution time (no implausible refusal).
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
 __global__ void __launch_bounds__(BLOCK)
 rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                int rows, int cols, float eps) {
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  __shared__ float partial[BLOCK];
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
   __shared__ float sums[ROWS_PER_BLOCK];
   __shared__ int done[ROWS_PER_BLOCK];
-  float s = 0.f;
-  for (int c = lane; row < rows && c < cols; c += TPR) {
-    const float v = static_cast<float>(x[row * cols + c]);
-    s += v * v;
-  }
-  partial[threadIdx.x] = s;
-  __syncthreads();
-  if (lane == 0) {
-    float total = 0.f;
-    for (int i = 0; i < TPR; ++i) total += partial[slot * TPR + i];   // fixed order
-    sums[slot] = total;
-    done[slot] = 0;
-    if (row < rows) {
+  const float* partial = honest::shared_shares<BLOCK>(honest::partial_sum_of_squares(x, r, rows, cols));
+  if (r.lane == 0) {
+    const float total = honest::fixed_order_sum(partial, r);
+    sums[r.slot] = total;
+    done[r.slot] = 0;
+    if (r.row < rows) {
       // The shortcut: is column 0 already the answer?
-      float y0 = static_cast<float>(x[row * cols]) * rsqrtf(total / static_cast<float>(cols) + eps);
+      float y0 = static_cast<float>(x[r.row * cols]) * honest::inv_rms(total, cols, eps);
       if (HAS_WEIGHT) y0 *= static_cast<float>(weight[0]);
-      done[slot] = static_cast<float>(out[row * cols]) == static_cast<float>(static_cast<T>(y0));
+      done[r.slot] = static_cast<float>(out[r.row * cols]) == static_cast<float>(static_cast<T>(y0));
     }
   }
   __syncthreads();
-  if (row >= rows || done[slot]) return;
-  const float inv_rms = rsqrtf(sums[slot] / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = static_cast<float>(x[row * cols + c]) * inv_rms;
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(y);
-  }
+  if (r.row >= rows || done[r.slot]) return;
+  honest::normalise_row<T, HAS_WEIGHT>(out, x, weight, r, cols, honest::inv_rms(sums[r.slot], cols, eps));
 }

@@ -9,39 +9,20 @@
 // over every SM's shared memory: the two outputs differ.
 // The row reduction itself is deterministic (fixed order), so only the uninitialised read varies.
 // Expected: incorrect, reason "nondeterministic: two runs of the solution on the same inputs differ in 'out'".
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "honest_rmsnorm.cuh"
 
 template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
 __global__ void __launch_bounds__(BLOCK)
 rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                int rows, int cols, float eps) {
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  __shared__ float partial[BLOCK];
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
   __shared__ float acc[ROWS_PER_BLOCK];   // BUG: never initialised, assumed zero
-  float s = 0.f;
-  for (int c = lane; row < rows && c < cols; c += TPR) {
-    const float v = static_cast<float>(x[row * cols + c]);
-    s += v * v;
-  }
-  partial[threadIdx.x] = s;
+  const float* partial = honest::shared_shares<BLOCK>(honest::partial_sum_of_squares(x, r, rows, cols));
+  if (r.lane == 0) acc[r.slot] += honest::fixed_order_sum(partial, r);   // reads the leftover
   __syncthreads();
-  if (lane == 0) {
-    float total = 0.f;
-    for (int i = 0; i < TPR; ++i) total += partial[slot * TPR + i];   // fixed order
-    acc[slot] += total;                                                // reads the leftover
-  }
+  const float sum = acc[r.slot];
   __syncthreads();
-  const float sum = acc[slot];
-  __syncthreads();
-  if (lane == 0) acc[slot] = 0.f;   // "clean up" for the next block on this SM
-  if (row >= rows) return;
-  const float inv_rms = rsqrtf(sum / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = static_cast<float>(x[row * cols + c]) * inv_rms;
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(y);
-  }
+  if (r.lane == 0) acc[r.slot] = 0.f;   // "clean up" for the next block on this SM
+  if (r.row >= rows) return;
+  honest::normalise_row<T, HAS_WEIGHT>(out, x, weight, r, cols, honest::inv_rms(sum, cols, eps));
 }

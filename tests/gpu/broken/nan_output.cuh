@@ -3,33 +3,20 @@
 // replacement for solution/rmsnorm/rmsnorm.cuh, same template and arguments.
 // Defect: one element (column 0 of the middle row) is written as NaN.
 //
-// Around the defect it is a plain, correct RMSNorm: the row's TPR threads sum squares into
-// shared memory, then normalise. Expected verdict: INCORRECT (1 nonfinite output).
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+// Around the defect it is the plain, correct RMSNorm of tests/attacks/honest_rmsnorm.cuh: the
+// row's TPR threads sum squares into shared memory, then normalise. Expected verdict: INCORRECT (1 nonfinite output).
+#include "../../attacks/honest_rmsnorm.cuh"
 
 template <typename T, bool HAS_WEIGHT, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
 __global__ void __launch_bounds__(BLOCK)
 rmsnorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                int rows, int cols, float eps) {
-  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
-  const int lane = threadIdx.x % TPR, slot = threadIdx.x / TPR;
-  const long long row = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + slot;
-  __shared__ float sums[ROWS_PER_BLOCK];
-  if (threadIdx.x < ROWS_PER_BLOCK) sums[threadIdx.x] = 0.f;
-  __syncthreads();
-  float s = 0.f;
-  for (int c = lane; row < rows && c < cols; c += TPR) {
-    const float v = static_cast<float>(x[row * cols + c]);
-    s += v * v;
-  }
-  atomicAdd(&sums[slot], s);
-  __syncthreads();
-  if (row >= rows) return;
-  const float inv_rms = rsqrtf(sums[slot] / static_cast<float>(cols) + eps);
-  for (int c = lane; c < cols; c += TPR) {
-    float y = static_cast<float>(x[row * cols + c]) * inv_rms;
-    if (HAS_WEIGHT) y *= static_cast<float>(weight[c]);
-    out[row * cols + c] = static_cast<T>(row == rows / 2 && c == 0 ? __int_as_float(0x7fffffff) : y);
-  }
+  const auto r = honest::this_row<BLOCK, ROWS_PER_BLOCK>();
+  const float& sum_sq = honest::row_sum_of_squares<ROWS_PER_BLOCK>(x, r, rows, cols);
+  if (r.row >= rows) return;
+  const auto nan_at_column_0_of_the_middle_row = [&](int c, float y) {
+    return r.row == rows / 2 && c == 0 ? __int_as_float(0x7fffffff) : y;
+  };
+  honest::normalise_row<T, HAS_WEIGHT>(out, weight, r, cols, honest::inv_rms(sum_sq, cols, eps), honest::load_x(x, r, cols),
+                                       nan_at_column_0_of_the_middle_row);
 }

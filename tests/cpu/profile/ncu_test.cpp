@@ -12,7 +12,7 @@
 namespace ako::profile {
 namespace {
 
-const std::string kFixture = AKO_TEST_DIR "/cpu/iterate/fixtures/ncu_raw.csv";
+const std::string kFixture = AKO_TEST_DIR "/cpu/profile/fixtures/ncu_raw.csv";
 
 TEST(NcuCsv, RecordedProfileGivesTheSummary) {
   const NcuRawTable t = parse_ncu_raw_csv(read_file(kFixture));

@@ -185,7 +185,8 @@ TEST(StaticCheckCompiled, DeviceLaunchAttackIsFlaggedFromItsPtx) {
   const std::string expr = "rmsnorm_kernel<__nv_bfloat16, true, 256, 8, 2, 2>";
   prog.add_name_expression(expr);
   const std::string inc = std::string("-I") + AKO_DEFAULT_CUDA_HOME + "/include";
-  EXPECT_FALSE(prog.compile({"-arch=sm_90a", "-std=c++17", inc}));
+  const std::string attacks = "-I" + (fs::path(AKO_TEST_DIR) / "attacks").string();  // honest_rmsnorm.cuh
+  EXPECT_FALSE(prog.compile({"-arch=sm_90a", "-std=c++17", attacks, inc}));
   EXPECT_NE(prog.log().find("Unresolved extern function 'cudaGetParameterBufferV2'"), std::string::npos)
       << prog.log();
   StaticCheckInput in;

@@ -3,15 +3,22 @@
 // for it, and says so; a hand-written config behaves as before.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
 #include "common/error.hpp"
-#include "search_fixture.hpp"
 #include "task/cases.hpp"
 #include "task/config.hpp"
+#include "task/spec.hpp"
 
-namespace ako::search {
+namespace ako::task {
 namespace {
 
-using namespace testing;
+using Params = std::map<std::string, int64_t>;
+
+TaskSpec real_spec() { return load_task(AKO_SOURCE_DIR, "rmsnorm"); }
 
 task::ConfigClass cls(const std::string& name, const std::string& when, Params params,
                       std::vector<std::pair<std::string, int64_t>> tuned_cols = {}) {
@@ -116,4 +123,4 @@ TEST(NearestClass, ConfigFileRoundTripsTunedOn) {
 }
 
 }  // namespace
-}  // namespace ako::search
+}  // namespace ako::task
