@@ -1,6 +1,6 @@
 #pragma once
 // bf16 / fp16 <-> float on the host, bit-exact with CUDA's round-to-nearest-even conversions
-// (tests/cpu/verify/half_convert_test.cpp checks them exhaustively against GCC's _Float16).
+// (tests/cpu/verify/gpu/half_convert_test.cpp checks them exhaustively against GCC's _Float16).
 #include <cstdint>
 #include <cstring>
 
