@@ -66,6 +66,8 @@ CaseBuffers::CaseBuffers(const CaseJob& job, bool with_solution, int sets, verif
         set.solution_guards.push_back({b.name, true, before});
         set.solution_guards.push_back({b.name, false, after});
       }
+      set.all_guards.push_back({b.name, true, before});
+      set.all_guards.push_back({b.name, false, after});
     }
     sets_.push_back(std::move(set));
   }

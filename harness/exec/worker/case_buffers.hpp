@@ -37,8 +37,14 @@ class CaseBuffers {
   // solution sees them in set `s`: the same inputs, each its own outputs.
   const std::vector<CUdeviceptr>& reference_view(int s = 0) const { return sets_.at(s).reference_view; }
   const std::vector<CUdeviceptr>& solution_view(int s = 0) const { return sets_.at(s).solution_view; }
+  // Set `s` with its outputs in copy `copy`: 0 the reference's, 1 the solution's (timing
+  // writes both, exec/protocol/output_slots.hpp).
+  const std::vector<CUdeviceptr>& view(int s, int copy) const { return copy == 0 ? reference_view(s) : solution_view(s); }
   // Guards of everything the solution gets in set `s` (inputs, weights, its outputs).
   const std::vector<Guard>& solution_guards(int s) const { return sets_.at(s).solution_guards; }
+  // Guards of everything in set `s` (inputs, weights, both copies of the outputs): what the
+  // timed kernels write into.
+  const std::vector<Guard>& all_guards(int s) const { return sets_.at(s).all_guards; }
   // Per buffer, a plain device copy for output buffers (0 otherwise): where the determinism
   // check keeps the first run's output.
   const std::vector<CUdeviceptr>& spare_outputs() const { return spare_view_; }
@@ -47,7 +53,7 @@ class CaseBuffers {
   struct Set {
     cuda::DeviceBuffer arena;
     std::vector<CUdeviceptr> reference_view, solution_view;
-    std::vector<Guard> solution_guards;
+    std::vector<Guard> solution_guards, all_guards;
   };
   std::vector<Set> sets_;
   std::vector<cuda::DeviceBuffer> spares_;

@@ -104,7 +104,11 @@ void poison_outputs(const CaseJob& job, const std::vector<CUdeviceptr>& view, CU
 
 std::optional<Finding> check_solution_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx,
                                              const std::string& who) {
-  const auto& guards = buffers.solution_guards(set);
+  return check_guards(buffers.solution_guards(set), ctx, who);
+}
+
+std::optional<Finding> check_guards(const std::vector<CaseBuffers::Guard>& guards, const ValidationContext& ctx,
+                                    const std::string& who) {
   std::vector<verify::SupportKernels::GuardRegion> regions;
   for (const auto& g : guards) regions.push_back(g.region);
   const auto counts = ctx.support.guard_check(regions, ctx.stream);

@@ -72,5 +72,8 @@ void compare_outputs(const CaseJob& job, const std::vector<CUdeviceptr>& got, co
 // `who` names the kernel in the reason ("the solution", "the baseline flashinfer").
 std::optional<Finding> check_solution_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx,
                                              const std::string& who = "the solution");
+// The same over `guards` (CaseBuffers::all_guards after timing, for one).
+std::optional<Finding> check_guards(const std::vector<CaseBuffers::Guard>& guards, const ValidationContext& ctx,
+                                    const std::string& who = "the solution");
 
 }  // namespace ako::exec
