@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <random>
 #include <set>
 #include <unistd.h>
@@ -70,6 +71,7 @@ struct Prepared {
   std::string arch;
   std::string arch_source;  // "--arch", "device", "default"
   exec::GpuProbe gpu;
+  double gpu_probe_s = 0;   // the driver's start in this process (cuInit), for RunResult::phases
   ConfigUsed config;        // which per-device config file supplies the params
   jit::CompileOptions compile;
 };
@@ -98,7 +100,9 @@ Prepared prepare(const RunOptions& opt, bool with_checks) {
       throw Error("--solution " + opt.solution.string() + ": not a file (give the .cuh that defines the kernel)");
     p.spec.solution.file = s;
   }
+  const auto t_probe = std::chrono::steady_clock::now();
   p.gpu = exec::probe_gpu();
+  p.gpu_probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_probe).count();
   p.config = choose_config(p.spec, opt, p.gpu);
   p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
   if (!opt.arch.empty()) {
@@ -200,8 +204,59 @@ int compile_command(const RunOptions& opt) {
   return verify::any_refused(built.findings) ? kExitIncorrect : kExitOk;
 }
 
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+double seconds_between(SteadyClock::time_point a, SteadyClock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Event times of one run, for RunResult::phases (where the wall time went).
+struct PhaseClock {
+  SteadyClock::time_point start = SteadyClock::now(), prepared, built, worker_spawn, device, first_begin, last_result,
+                          worker_done;
+  struct CaseTimes {
+    int index = 0;
+    SteadyClock::time_point begin, time, result;
+    bool timed = false;
+  };
+  std::vector<CaseTimes> cases;
+
+  nlohmann::json to_json(const std::map<std::string, double>& worker_setup_s, SteadyClock::time_point end) const {
+    using nlohmann::json;
+    json j{{"prepare_s", seconds_between(start, prepared)}, {"compile_s", seconds_between(prepared, built)},
+           {"finish_s", seconds_between(worker_done, end)}};
+    if (device != SteadyClock::time_point{}) {
+      j["worker_start_s"] = seconds_between(worker_spawn, device);
+      j["worker_setup_s"] = worker_setup_s;
+    }
+    if (!cases.empty()) {
+      j["worker_to_first_case_s"] = seconds_between(device, first_begin);
+      j["cases_s"] = seconds_between(first_begin, last_result);
+      j["worker_exit_s"] = seconds_between(last_result, worker_done);
+      double validate = 0, time = 0;
+      json per_case = json::array();
+      for (const CaseTimes& c : cases) {
+        const SteadyClock::time_point timed_from = c.timed ? c.time : c.result;
+        const double v = seconds_between(c.begin, timed_from), t = seconds_between(timed_from, c.result);
+        validate += v;
+        time += t;
+        per_case.push_back(json{{"index", c.index}, {"validate_s", v}, {"time_s", t}});
+      }
+      j["validate_s"] = validate;
+      j["time_s"] = time;
+      j["per_case"] = per_case;
+    }
+    return j;
+  }
+};
+
+}  // namespace
+
 RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
-  const auto t0 = std::chrono::steady_clock::now();
+  PhaseClock clock;
+  const auto t0 = clock.start;
   RunOutcome out;
   RunResult& result = out.result;
   result.ako_version = AKO_VERSION;
@@ -209,6 +264,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   result.started_at = utc_now();
 
   Prepared p = prepare(opt, /*with_checks=*/!opt.no_checks);
+  clock.prepared = SteadyClock::now();
   out.seed = opt.seed ? *opt.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
   out.trials = opt.trials > 0 ? opt.trials : p.spec.trials;
   out.arch = p.arch;
@@ -230,6 +286,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
 
   progress.note(fmt::format("compiling {} for {}", p.spec.name, p.arch));
   BuiltKernels built = build(p);
+  clock.built = SteadyClock::now();
   result.builds = built.builds;
   result.static_findings = built.findings;
   result.summary.compiled = built.errors.empty();
@@ -288,15 +345,36 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   const int total = static_cast<int>(p.cases.size());
   int done = 0;
   exec::ClientCallbacks cb;
-  cb.on_device = [&](const DeviceInfo& d) { progress.note("device: " + d.name); };
-  cb.on_begin = [&](int i) { progress.update(done, total, p.cases[i].label(), "validating"); };
+  cb.on_device = [&](const DeviceInfo& d) {
+    clock.device = SteadyClock::now();
+    progress.note("device: " + d.name);
+  };
+  cb.on_begin = [&](int i) {
+    const auto now = SteadyClock::now();
+    if (clock.cases.empty()) clock.first_begin = now;
+    clock.cases.push_back({i, now, now, now, false});
+    progress.update(done, total, p.cases[i].label(), "validating");
+  };
   cb.on_phase = [&](int i, const std::string& phase) {
+    if (phase == "time" && !clock.cases.empty() && clock.cases.back().index == i) {
+      clock.cases.back().time = SteadyClock::now();
+      clock.cases.back().timed = true;
+    }
     progress.update(done, total, p.cases[i].label(), phase == "validate_baselines" ? "validating baselines" : "timing");
   };
-  cb.on_result = [&](const CaseResult&) { ++done; };
+  cb.on_result = [&](const CaseResult& r) {
+    const auto now = SteadyClock::now();
+    if (!clock.cases.empty() && clock.cases.back().index == r.index) {
+      clock.cases.back().result = now;
+      clock.last_result = now;
+    }
+    ++done;
+  };
 
   progress.note("starting the worker");
+  clock.worker_spawn = SteadyClock::now();
   exec::WorkerRun run = exec::run_worker(job, copt, cb);
+  clock.worker_done = SteadyClock::now();
   progress.clear();
   std::error_code ec;
   fs::remove_all(copt.scratch_dir, ec);
@@ -324,7 +402,10 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   }
   summarize(result);
   result.summary.compiled = true;
-  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto t_end = SteadyClock::now();
+  result.wall_s = seconds_between(t0, t_end);
+  result.phases = clock.to_json(run.worker_setup_s, t_end);
+  result.phases["gpu_probe_s"] = p.gpu_probe_s;   // part of prepare_s
   out.stage = RunStage::ran;
   out.fatal = run.fatal;
   if (!run.fatal.empty()) result.error = run.fatal;

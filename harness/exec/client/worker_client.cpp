@@ -216,6 +216,7 @@ class Session {
     }
     if (!run_.device) {
       run_.device = ev.device;
+      run_.worker_setup_s = ev.setup_s;
       if (cb_.on_device) cb_.on_device(*ev.device);
     }
     return true;

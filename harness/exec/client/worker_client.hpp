@@ -15,6 +15,7 @@
 //   cases never run      -> verdict skipped, with the reason
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,7 @@ struct WorkerRun {
   std::vector<CaseResult> results;
   std::string fatal;                       // why the run stopped early; empty otherwise
   int worker_starts = 0;
+  std::map<std::string, double> worker_setup_s;   // the first worker's start-up steps (WorkerEvent::setup_s)
   std::vector<std::string> diagnostics;    // protocol noise and oddities, "worker N: ...";
                                            // also appended to scratch_dir/client.log
   std::vector<std::filesystem::path> stderr_logs;   // one per worker start

@@ -2,9 +2,11 @@
 // line on stdout (exec/protocol/job.hpp). Exit status: 0 all cases reported, 2 the job could
 // not run at all ("fatal" event), 3 a case left the CUDA context unusable (its "result" line
 // came out first; the parent starts a fresh worker for the remaining cases).
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <memory>
 
 #include "common/error.hpp"
@@ -39,17 +41,37 @@ bool any_case_timed(const ako::exec::WorkerJob& job) {
   return false;
 }
 
+// Seconds since the last call (the first: since construction), for the start-up steps.
+class Lap {
+ public:
+  double operator()() {
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
   using namespace ako;
+  std::map<std::string, double> setup_s;
+  Lap lap;
   exec::CudaSession cuda;
+  setup_s["cuda_init"] = lap();
   DeviceInfo device = exec::describe_device(cuda);
+  setup_s["describe_device"] = lap();
   exec::attach_copy_bandwidth(device, cuda.stream(), job.cache_dir, job.remeasure_bandwidth);
+  setup_s["copy_bandwidth"] = lap();
 
   std::string timer_note;
   std::unique_ptr<measure::Timer> timer;
   if (any_case_timed(job))
     timer = measure::make_timer(job.timing, static_cast<size_t>(device.l2_bytes), &timer_note);
-  events.device(device, timer_note);
+  setup_s["timer"] = lap();
+  events.device(device, timer_note, setup_s);
 
   exec::ModuleCache modules;
   verify::SupportKernels support(
@@ -76,7 +98,12 @@ int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
     // Exit without unwinding: after a sticky fault, CUDA and CUPTI teardown can only fail.
     if (runner.run(c).sticky) std::_Exit(kExitStickyFault);
   }
-  return 0;
+  // Every case is reported (each event flushed as written) and nothing is kept: the process's
+  // end releases the context, the modules and the memory, so the teardown (CUPTI's last flush,
+  // the unloads, the context's destruction) is skipped; the parent, which waits for the exit,
+  // goes on sooner (0.05 against 0.08 s on the H200).
+  std::fflush(stdout);
+  std::_Exit(0);
 }
 
 }  // namespace
