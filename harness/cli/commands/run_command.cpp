@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <unistd.h>
@@ -208,6 +209,19 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
+// The run's scratch folder (worker jobs and logs), removed however the run ends.
+struct ScratchDir {
+  fs::path path;
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Where this is false no worker is started ahead of the probe (CI machines, containers
+// without a GPU): the probe then decides as before.
+bool nvidia_device_node_present() { return ::access("/dev/nvidiactl", F_OK) == 0; }
+
 double seconds_between(SteadyClock::time_point a, SteadyClock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
@@ -262,6 +276,20 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   result.ako_version = AKO_VERSION;
   result.task = opt.task;
   result.started_at = utc_now();
+
+  exec::ClientOptions copt;
+  copt.case_timeout_s = opt.case_timeout_s;
+  copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
+  const ScratchDir scratch{copt.scratch_dir};
+  // The worker starts the driver and its context (0.13 s on the H200) while this process
+  // probes the GPU (its own cuInit, 0.11 s), loads the task and compiles: it waits for its job
+  // (worker_client.hpp, PrestartedWorker). Only where an NVIDIA driver's device node exists;
+  // a run that stops before the GPU (compile error, refusal, no GPU) kills it unused.
+  const bool early = nvidia_device_node_present();
+  if (early) copt.worker_exe = worker_executable();
+  std::optional<exec::PrestartedWorker> prestarted =
+      early ? exec::prestart_worker(copt) : std::optional<exec::PrestartedWorker>();
+  if (prestarted) clock.worker_spawn = SteadyClock::now();
 
   Prepared p = prepare(opt, /*with_checks=*/!opt.no_checks);
   clock.prepared = SteadyClock::now();
@@ -336,10 +364,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   // The worker's per-launch watchdog fires before the parent's silence watchdog.
   job.launch_limit = exec::launch_limit_for_case_timeout(opt.case_timeout_s);
 
-  exec::ClientOptions copt;
-  copt.worker_exe = worker_executable();
-  copt.case_timeout_s = opt.case_timeout_s;
-  copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
+  if (copt.worker_exe.empty()) copt.worker_exe = worker_executable();
   fs::create_directories(copt.scratch_dir);
 
   const int total = static_cast<int>(p.cases.size());
@@ -372,12 +397,11 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   };
 
   progress.note("starting the worker");
-  clock.worker_spawn = SteadyClock::now();
-  exec::WorkerRun run = exec::run_worker(job, copt, cb);
+  const bool was_prestarted = prestarted.has_value();
+  if (!was_prestarted) clock.worker_spawn = SteadyClock::now();
+  exec::WorkerRun run = exec::run_worker(job, copt, cb, std::move(prestarted));
   clock.worker_done = SteadyClock::now();
   progress.clear();
-  std::error_code ec;
-  fs::remove_all(copt.scratch_dir, ec);
 
   if (run.device) result.device = *run.device;
   result.device.nvrtc_version = jit::nvrtc_version_string();  // the worker has no NVRTC
@@ -405,6 +429,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   const auto t_end = SteadyClock::now();
   result.wall_s = seconds_between(t0, t_end);
   result.phases = clock.to_json(run.worker_setup_s, t_end);
+  result.phases["worker_prestarted"] = was_prestarted;
   result.phases["gpu_probe_s"] = p.gpu_probe_s;   // part of prepare_s
   out.stage = RunStage::ran;
   out.fatal = run.fatal;
