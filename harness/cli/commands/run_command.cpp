@@ -170,7 +170,8 @@ nlohmann::json options_json(const RunOptions& opt, const Prepared& p, uint64_t s
                         {"trials", trials},       {"shapes", opt.shapes},
                         {"dtypes", opt.dtypes},   {"params", opt.params},
                         {"solution", p.spec.solution.file.string()},
-                        {"max_time_s", opt.max_time_s}, {"case_timeout_s", opt.case_timeout_s},
+                        {"max_time_s", opt.max_time_s}, {"target_ci_rel", opt.target_ci_rel},
+                        {"case_timeout_s", opt.case_timeout_s},
                         {"timed", !opt.no_time},  {"cupti", !opt.no_cupti}};
 }
 
@@ -354,6 +355,7 @@ RunOutcome execute_run(const RunOptions& opt, Progress& progress) {
   timing.l2_flush = opt.l2_flush;
   timing.use_cupti = !opt.no_cupti;
   timing.max_time_s = opt.max_time_s;
+  timing.target_ci_rel = opt.target_ci_rel;
   // The clock check (measure/gpu/timer.hpp) waits for the clocks to ramp, so the warm-up only
   // has to load the module and touch the buffers: a few launches, 5 ms, not 20 per case.
   timing.warmup_ms = 5.0;
