@@ -110,6 +110,10 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::PositiveNumber);
   run_cmd->add_option("--max-time", run.max_time_s, "timing budget per kernel and case, seconds")
       ->capture_default_str()->check(CLI::PositiveNumber);
+  run_cmd->add_option("--target-ci", run.target_ci_rel,
+                      "stop sampling a kernel once its median's 95% confidence half-width is under this fraction of\n"
+                      "the median (or on --max-time)")
+      ->capture_default_str()->check(CLI::Range(1e-4, 0.5));
   run_cmd->add_flag("--no-time", run.no_time, "validate only");
   run_cmd->add_flag("--no-cupti", run.no_cupti, "time with CUDA events instead of CUPTI (e.g. under ncu)");
   run_cmd->add_flag("--no-checks", run.no_checks, "skip the reference-vs-CPU-double checks on small shapes");

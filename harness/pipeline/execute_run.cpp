@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <random>
 #include <set>
+#include <utility>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -14,6 +16,7 @@
 #include "common/utc_time.hpp"
 #include "exec/client/sanitizer.hpp"
 #include "exec/client/worker_client.hpp"
+#include "pipeline/run_phases.hpp"
 #include "pipeline/verdict.hpp"
 #include "pipeline/workspace.hpp"
 #include "task/device_config.hpp"
@@ -74,7 +77,8 @@ nlohmann::json options_json(const RunOptions& opt, const PreparedRun& p, uint64_
                         {"trials", trials},       {"shapes", opt.shapes},
                         {"dtypes", opt.dtypes},   {"params", opt.params},
                         {"solution", p.spec.solution.file.string()},
-                        {"max_time_s", opt.max_time_s}, {"case_timeout_s", opt.case_timeout_s},
+                        {"max_time_s", opt.max_time_s}, {"target_ci_rel", opt.target_ci_rel},
+                        {"case_timeout_s", opt.case_timeout_s},
                         {"timed", !opt.no_time},  {"cupti", !opt.no_cupti}};
 }
 
@@ -148,6 +152,7 @@ exec::WorkerJob run_job(const RunOptions& opt, const PreparedRun& p, const Built
   timing.l2_flush = opt.l2_flush;
   timing.use_cupti = !opt.no_cupti;
   timing.max_time_s = opt.max_time_s;
+  timing.target_ci_rel = opt.target_ci_rel;
   // The clock check (measure/gpu/timer.hpp) waits for the clocks to ramp, so the warm-up only
   // has to load the module and touch the buffers: a few launches, 5 ms, not 20 per case.
   timing.warmup_ms = 5.0;
@@ -160,29 +165,79 @@ exec::WorkerJob run_job(const RunOptions& opt, const PreparedRun& p, const Built
   return job;
 }
 
-exec::WorkerRun run_on_worker(const exec::WorkerJob& job, const fs::path& worker_exe, double case_timeout_s,
-                              const std::vector<task::Case>& cases, ProgressSink& progress) {
+// The run's scratch folder (worker jobs and logs), removed however the run ends.
+struct ScratchDir {
+  fs::path path;
+  ScratchDir() = default;
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
+
+// Where this is false no worker is started ahead of the probe (CI machines, containers
+// without a GPU): the probe then decides as before.
+bool nvidia_device_node_present() { return ::access("/dev/nvidiactl", F_OK) == 0; }
+
+// The run's worker: its client options and, when started ahead of the probe, worker 1 waiting
+// for its job. Members are destroyed in reverse order: a waiting worker is killed and reaped
+// before its scratch folder is removed.
+struct RunWorker {
+  ScratchDir scratch;
   exec::ClientOptions copt;
-  copt.worker_exe = worker_exe;
-  copt.case_timeout_s = case_timeout_s;
-  copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
-  fs::create_directories(copt.scratch_dir);
+  std::optional<exec::PrestartedWorker> prestarted;
+};
+
+// The worker starts the driver and its context (0.13 s on the H200) while this process probes
+// the GPU (its own cuInit, 0.11 s), loads the task and compiles: it waits for its job
+// (exec/client/worker_client.hpp, PrestartedWorker). Only where an NVIDIA driver's device node
+// exists; a run that stops before the GPU (compile error, refusal, no GPU) kills it unused.
+void start_worker_early(RunWorker& w, double case_timeout_s, PhaseClock& clock) {
+  w.copt.case_timeout_s = case_timeout_s;
+  w.copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
+  w.scratch.path = w.copt.scratch_dir;
+  if (!nvidia_device_node_present()) return;
+  try {
+    w.copt.worker_exe = worker_executable();
+  } catch (const Error&) {
+    return;   // said where the worker is needed (run_on_worker), not before a compile error
+  }
+  if (std::optional<exec::PrestartedWorker> pre = exec::prestart_worker(w.copt)) w.prestarted.emplace(std::move(*pre));
+  if (w.prestarted) clock.worker_spawn = PhaseClock::Clock::now();
+}
+
+exec::WorkerRun run_on_worker(const exec::WorkerJob& job, RunWorker& w, const std::vector<task::Case>& cases,
+                              ProgressSink& progress, PhaseClock& clock) {
+  if (w.copt.worker_exe.empty()) w.copt.worker_exe = worker_executable();
+  fs::create_directories(w.copt.scratch_dir);
 
   const int total = static_cast<int>(cases.size());
   int done = 0;
   exec::ClientCallbacks cb;
-  cb.on_device = [&](const DeviceInfo& d) { progress.note("device: " + d.name); };
-  cb.on_begin = [&](int i) { progress.update(done, total, cases[i].label(), "validating"); };
+  cb.on_device = [&](const DeviceInfo& d) {
+    clock.on_device();
+    progress.note("device: " + d.name);
+  };
+  cb.on_begin = [&](int i) {
+    clock.on_begin(i);
+    progress.update(done, total, cases[i].label(), "validating");
+  };
   cb.on_phase = [&](int i, const std::string& phase) {
+    clock.on_phase(i, phase);
     progress.update(done, total, cases[i].label(), phase == "validate_baselines" ? "validating baselines" : "timing");
   };
-  cb.on_result = [&](const CaseResult&) { ++done; };
+  cb.on_result = [&](const CaseResult& r) {
+    clock.on_result(r.index);
+    ++done;
+  };
 
   progress.note("starting the worker");
-  exec::WorkerRun run = exec::run_worker(job, copt, cb);
+  if (!w.prestarted) clock.worker_spawn = PhaseClock::Clock::now();
+  exec::WorkerRun run = exec::run_worker(job, w.copt, cb, std::exchange(w.prestarted, std::nullopt));
+  clock.worker_done = PhaseClock::Clock::now();
   progress.clear();
-  std::error_code ec;
-  fs::remove_all(copt.scratch_dir, ec);
   return run;
 }
 
@@ -213,7 +268,9 @@ PreparedRun prepare_run(const RunOptions& opt, bool with_checks) {
       throw Error("--solution " + opt.solution.string() + ": not a file (give the .cuh that defines the kernel)");
     p.spec.solution.file = s;
   }
+  const auto t_probe = std::chrono::steady_clock::now();
   p.gpu = exec::probe_gpu();
+  p.gpu_probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_probe).count();
   p.config = choose_config(p.spec, opt, p.gpu);
   p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
   if (!opt.arch.empty()) {
@@ -254,20 +311,25 @@ std::vector<std::string> baseline_notes(const std::vector<CaseResult>& cases) {
 }
 
 RunOutcome execute_run(const RunOptions& opt, ProgressSink& progress) {
-  const auto t0 = std::chrono::steady_clock::now();
+  PhaseClock clock;
   const std::string started_at = utc_now();
+  RunWorker worker;
+  start_worker_early(worker, opt.case_timeout_s, clock);
   const PreparedRun p = prepare_run(opt, /*with_checks=*/!opt.no_checks);
+  clock.prepared = PhaseClock::Clock::now();
   RunOutcome out = start_outcome(opt, p, started_at);
   RunResult& result = out.result;
 
   progress.note(fmt::format("compiling {} for {}", p.spec.name, p.arch));
   const BuiltKernels built = build_prepared(p);
+  clock.built = PhaseClock::Clock::now();
   record_build(out, built);
   if (stopped_before_gpu(out, p, built)) return out;
 
   const exec::WorkerJob job = run_job(opt, p, built, out);
-  const fs::path worker_exe = worker_executable();
-  const exec::WorkerRun run = run_on_worker(job, worker_exe, opt.case_timeout_s, p.cases, progress);
+  const bool prestarted = worker.prestarted.has_value();
+  const exec::WorkerRun run = run_on_worker(job, worker, p.cases, progress, clock);
+  const fs::path& worker_exe = worker.copt.worker_exe;
   if (run.device) result.device = *run.device;
   result.device.nvrtc_version = jit::nvrtc_version_string();  // the worker has no NVRTC
   for (const auto& wr : run.results) {
@@ -277,7 +339,11 @@ RunOutcome execute_run(const RunOptions& opt, ProgressSink& progress) {
   if (opt.sanitize) sanitize_failures(result, job, worker_exe, opt.case_timeout_s, p.cases, progress);
   summarize(result);
   result.summary.compiled = true;
-  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto t_end = PhaseClock::Clock::now();
+  result.wall_s = seconds_between(clock.start, t_end);
+  result.phases = clock.to_json(run.worker_setup_s, t_end);
+  result.phases["worker_prestarted"] = prestarted;
+  result.phases["gpu_probe_s"] = p.gpu_probe_s;   // part of prepare_s
   out.stage = RunStage::ran;
   out.fatal = run.fatal;
   if (!run.fatal.empty()) result.error = run.fatal;

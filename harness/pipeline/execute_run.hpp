@@ -37,6 +37,7 @@ struct RunOptions {
   int trials = 0;                        // 0: the task's
   double case_timeout_s = 60;
   double max_time_s = 0.25;              // timing budget per kernel and case
+  double target_ci_rel = 0.005;          // stop sampling once the median's 95% CI half-width / median is under this
   bool no_time = false;
   bool no_cupti = false;
   bool remeasure_bandwidth = false;
@@ -66,7 +67,10 @@ struct RunOutcome {
   // result.config says which per-device config file was used (and any fallback).
 };
 
-// Throws ako::Error on spec and usage errors.
+// Throws ako::Error on spec and usage errors. Where an NVIDIA driver's device node exists, the
+// worker is started first (exec::prestart_worker) and brings up its driver and context while
+// this process probes the GPU and compiles; a run that stops before the GPU kills it unused.
+// result.phases says where the wall time went.
 RunOutcome execute_run(const RunOptions& opt, ProgressSink& progress);
 
 // Everything both run and compile do before the GPU: workspace, spec, cases, arch.
@@ -77,6 +81,7 @@ struct PreparedRun {
   std::string arch;
   std::string arch_source;  // "--arch", "device", "default"
   exec::GpuProbe gpu;
+  double gpu_probe_s = 0;   // the driver's start in this process (cuInit), for RunResult::phases
   ConfigUsed config;        // which per-device config file supplies the params
   jit::CompileOptions compile;
 };

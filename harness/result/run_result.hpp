@@ -178,6 +178,8 @@ struct RunResult {
   std::string task;
   std::string started_at;        // ISO 8601 UTC
   double wall_s = 0;
+  // Where the wall time went, in seconds (SCHEMA.md); empty when the run did not reach the GPU.
+  nlohmann::json phases = nlohmann::json::object();
   nlohmann::json options = nlohmann::json::object();  // the options the run used
   DeviceInfo device;
   ConfigUsed config;             // the solution's config file and device entry

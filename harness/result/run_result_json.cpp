@@ -166,7 +166,7 @@ json to_json(const RunResult& r) {
   return json{{"schema", r.schema},     {"ako_version", r.ako_version}, {"task", r.task},
               {"started_at", r.started_at}, {"wall_s", r.wall_s},     {"options", r.options},
               {"device", r.device},     {"config", r.config},           {"builds", r.builds},           {"static_findings", r.static_findings}, {"cases", r.cases},
-              {"summary", summary_json(r.summary)}, {"error", r.error}};
+              {"summary", summary_json(r.summary)}, {"error", r.error}, {"phases", r.phases}};
 }
 
 RunResult run_result_from_json(const json& j) {
@@ -182,6 +182,7 @@ RunResult run_result_from_json(const json& j) {
     opt(j, "task", r.task);
     opt(j, "started_at", r.started_at);
     opt(j, "wall_s", r.wall_s);
+    opt(j, "phases", r.phases);
     opt(j, "options", r.options);
     opt(j, "device", r.device);
     opt(j, "config", r.config);  // absent in results written before per-device configs

@@ -1,7 +1,9 @@
 // Interleaved timing, the SM-clock check and the baselines on a real GPU: the reference timed
 // against itself shows no order bias, the clock is read and not throttled, and FlashInfer's
 // RMSNorm (when scripts/fetch-peers.sh has run) is validated and timed as a column.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "gpu_test_support.hpp"
 
@@ -22,28 +24,37 @@ std::filesystem::path self_vs_self_task() {
 TEST(InterleavedTiming, NoOrderBiasWhenTheSolutionIsTheReference) {
   AKO_REQUIRE_GPU();
   const auto json = temp_json("self-vs-self");
+  // At the default precision (each median's 95% interval within 0.5%) two medians of the same
+  // kernel differ by up to 1.3% by chance alone (once in six runs of these 20 cases on the
+  // H200). A bias is what this test is after, so it measures finer: within 0.25%, and the
+  // ratio of two such medians stays within 0.4% unless the method leans one way.
   const Ran r = run_ako("run task " + self_vs_self_task().string() +
-                        " --dtypes bf16 --no-checks --no-progress --json " + json.string());
+                        " --dtypes bf16 --no-checks --no-progress --target-ci 0.0025 --json " + json.string());
   ASSERT_EQ(r.status, 0) << r.output;
   int checked = 0;
   double log_sum = 0;
   const auto j = read_json(json);   // kept: a range-for over a temporary's member dangles
+  double lowest = 2, highest = 0;
   for (const auto& c : j["cases"]) {
     const double ref = c["reference_time"]["median_us"], sol = c["solution_time"]["median_us"];
-    // The two roles write different buffers, so single cases scatter by their placement: on the
-    // H200 up to 1.04% over 10 us (ltx-video noweight, one run in three) and up to 5% on the
-    // 4 us text-512 cases, either sign, run to run. Per case that scatter is bounded (1.5%, 6%);
-    // an order bias would move every case the same way, which the geomean below holds to 1%.
-    const double tol = ref >= 10.0 ? 0.015 : 0.06;
-    EXPECT_NEAR(sol / ref, 1.0, tol) << c["shape"] << " " << c["flags"] << ": reference " << ref << " us, itself "
-                                     << sol << " us";
-    RecordProperty(c["shape"].get<std::string>() + (c["flags"]["weight"] ? "_w" : "_nw"),
-                   std::to_string(sol / ref));
+    // Both roles write both output copies of every input set (exec/protocol/output_slots.hpp),
+    // so neither is timed with a placement of its own (the solution's copy alone was 0.3%
+    // slower on average over these cases, up to 5%): the bar, 1% on every case.
+    EXPECT_NEAR(sol / ref, 1.0, 0.01) << c["shape"] << " " << c["flags"] << ": reference " << ref << " us, itself "
+                                      << sol << " us";
+    const std::string name = c["shape"].get<std::string>() + (c["flags"]["weight"] ? "_w" : "_nw");
+    RecordProperty(name, std::to_string(sol / ref));
+    std::printf("self-vs-self %-16s reference %8.3f us, itself %8.3f us, ratio %.4f\n", name.c_str(), ref, sol,
+                sol / ref);
+    lowest = std::min(lowest, sol / ref);
+    highest = std::max(highest, sol / ref);
     log_sum += std::log(sol / ref);
     ++checked;
   }
   // An order bias would move every case the same way: the geometric mean stays within 1%.
   ASSERT_GT(checked, 0);
+  std::printf("self-vs-self: %d cases, ratios %.4f-%.4f, geomean %.4f\n", checked, lowest, highest,
+              std::exp(log_sum / checked));
   EXPECT_NEAR(std::exp(log_sum / checked), 1.0, 0.01);
   EXPECT_EQ(checked, 20);
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -131,19 +132,36 @@ class Session {
   Session(int number, const ClientOptions& opt, const ClientCallbacks& cb, Ledger& ledger, WorkerRun& run)
       : number_(number), opt_(opt), cb_(cb), ledger_(ledger), run_(run) {}
 
-  SessionEnd run(const WorkerJob& part) {
-    const auto job_file = opt_.scratch_dir / fmt::format("job-{}.json", number_);
-    const auto log = opt_.scratch_dir / fmt::format("worker-{}.stderr.log", number_);
-    run_.stderr_logs.push_back(log);
-    if (std::string error = write_job(part, job_file); !error.empty()) return {0, error, error};
-    std::error_code ignored;
-    std::filesystem::remove(log, ignored);   // a log from an earlier run in the same folder
-
+  // `prestarted`: a worker already started (and waiting for its job); else one is spawned.
+  SessionEnd run(const WorkerJob& part, std::optional<PrestartedWorker> prestarted = std::nullopt) {
     std::optional<ChildProcess> child;
-    try {
-      child.emplace(ChildProcess::spawn({opt_.worker_exe.string(), job_file.string()}, opt_.extra_env, log));
-    } catch (const Error& e) {
-      return {0, e.what(), e.what()};
+    std::filesystem::path log;
+    if (prestarted) {
+      log = prestarted->stderr_log;
+      run_.stderr_logs.push_back(log);
+      // Renamed into place: the waiting worker must never read half a file.
+      const auto tmp = prestarted->job_file.string() + ".tmp";
+      if (std::string error = write_job(part, tmp); !error.empty()) return {0, error, error};
+      std::error_code ec;
+      std::filesystem::rename(tmp, prestarted->job_file, ec);
+      if (ec) {
+        const std::string error = fmt::format("cannot write the worker job file {}: {}", prestarted->job_file.string(),
+                                              ec.message());
+        return {0, error, error};
+      }
+      child.emplace(std::move(prestarted->child));
+    } else {
+      const auto job_file = opt_.scratch_dir / fmt::format("job-{}.json", number_);
+      log = opt_.scratch_dir / fmt::format("worker-{}.stderr.log", number_);
+      run_.stderr_logs.push_back(log);
+      if (std::string error = write_job(part, job_file); !error.empty()) return {0, error, error};
+      std::error_code ignored;
+      std::filesystem::remove(log, ignored);   // a log from an earlier run in the same folder
+      try {
+        child.emplace(ChildProcess::spawn({opt_.worker_exe.string(), job_file.string()}, opt_.extra_env, log));
+      } catch (const Error& e) {
+        return {0, e.what(), e.what()};
+      }
     }
 
     auto deadline = after(startup_window());
@@ -216,6 +234,7 @@ class Session {
     }
     if (!run_.device) {
       run_.device = ev.device;
+      run_.worker_setup_s = ev.setup_s;
       if (cb_.on_device) cb_.on_device(*ev.device);
     }
     return true;
@@ -319,7 +338,27 @@ void merge_worker_fields(CaseResult& into, const CaseResult& w) {
   }
 }
 
-WorkerRun run_worker(const WorkerJob& job, const ClientOptions& opt, const ClientCallbacks& cb) {
+std::optional<PrestartedWorker> prestart_worker(const ClientOptions& opt) {
+  if (opt.worker_exe.empty() || opt.scratch_dir.empty()) return std::nullopt;
+  std::error_code ec;
+  std::filesystem::create_directories(opt.scratch_dir, ec);
+  if (ec) return std::nullopt;
+  // The names of worker 1, the one it stands in for (Session::run).
+  const auto job_file = opt.scratch_dir / "job-1.json";
+  const auto log = opt.scratch_dir / "worker-1.stderr.log";
+  std::filesystem::remove(job_file, ec);
+  std::filesystem::remove(log, ec);
+  try {
+    return PrestartedWorker{
+        ChildProcess::spawn({opt.worker_exe.string(), "--await", job_file.string()}, opt.extra_env, log), job_file,
+        log};
+  } catch (const Error&) {
+    return std::nullopt;   // run_worker starts one the usual way and reports what fails there
+  }
+}
+
+WorkerRun run_worker(const WorkerJob& job, const ClientOptions& opt, const ClientCallbacks& cb,
+                     std::optional<PrestartedWorker> prestarted) {
   if (opt.worker_exe.empty()) throw Error("run_worker: no worker executable given");
   if (opt.scratch_dir.empty()) throw Error("run_worker: no scratch directory given");
   std::error_code ec;
@@ -336,7 +375,7 @@ WorkerRun run_worker(const WorkerJob& job, const ClientOptions& opt, const Clien
     // Once a worker has reported the device, its bandwidth is cached; replacements reuse it.
     if (run.device) part.remeasure_bandwidth = false;
     Session session(++run.worker_starts, opt, cb, ledger, run);
-    const SessionEnd end = session.run(part);
+    const SessionEnd end = session.run(part, std::exchange(prestarted, std::nullopt));
     if (!end.fatal.empty()) {
       run.fatal = end.fatal;
       skip_reason = "not run: the worker stopped with a fatal error";

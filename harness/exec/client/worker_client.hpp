@@ -15,10 +15,12 @@
 //   cases never run      -> verdict skipped, with the reason
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "exec/client/child_process.hpp"
 #include "exec/protocol/job.hpp"
 #include "result/run_result.hpp"
 
@@ -52,14 +54,29 @@ struct WorkerRun {
   std::vector<CaseResult> results;
   std::string fatal;                       // why the run stopped early; empty otherwise
   int worker_starts = 0;
+  std::map<std::string, double> worker_setup_s;   // the first worker's start-up steps (WorkerEvent::setup_s)
   std::vector<std::string> diagnostics;    // protocol noise and oddities, "worker N: ...";
                                            // also appended to scratch_dir/client.log
   std::vector<std::filesystem::path> stderr_logs;   // one per worker start
 };
 
+// A worker started before its job exists (`ako-worker --await JOB`): it starts the driver and
+// its context while the caller still prepares and compiles, and waits for JOB to appear.
+// run_worker hands it the job as its first worker; destroyed unused, it is killed and reaped.
+struct PrestartedWorker {
+  ChildProcess child;
+  std::filesystem::path job_file, stderr_log;
+};
+
+// Starts the first worker of a run with `opt` (creates scratch_dir); nullopt when it cannot be
+// started (run_worker then starts its own as usual).
+std::optional<PrestartedWorker> prestart_worker(const ClientOptions& opt);
+
 // Throws ako::Error only for unusable arguments (no worker_exe, duplicate case indices,
 // scratch_dir not creatable); everything that happens to workers ends up in the WorkerRun.
-WorkerRun run_worker(const WorkerJob& job, const ClientOptions& opt, const ClientCallbacks& cb = {});
+// `prestarted` (prestart_worker with the same options) becomes the first worker.
+WorkerRun run_worker(const WorkerJob& job, const ClientOptions& opt, const ClientCallbacks& cb = {},
+                     std::optional<PrestartedWorker> prestarted = std::nullopt);
 
 // Copies the fields the worker owns: verdict, reason, fault, error, trials, seed,
 // reference_time, solution_time, input_sets.

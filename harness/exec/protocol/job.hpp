@@ -124,6 +124,9 @@ struct WorkerEvent {
   std::optional<CaseResult> result;   // the worker fills verdict, reason, fault, error, trials,
                                       // seed, reference_time, solution_time
   std::string message;           // fatal
+  // device: seconds the worker's start-up steps took ("cuda_init", "await_job" when started
+  // ahead of its job, "describe_device", "copy_bandwidth", "timer"), recorded in the run's `phases`.
+  std::map<std::string, double> setup_s;
 };
 
 // Plain records: every field, by its own name; absent fields keep their defaults on reading.

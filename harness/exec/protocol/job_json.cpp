@@ -181,6 +181,7 @@ void to_json(json& j, const WorkerEvent& v) {
   if (v.device) j["device"] = *v.device;
   if (v.result) j["result"] = *v.result;
   if (!v.message.empty()) j["message"] = v.message;
+  if (!v.setup_s.empty()) j["setup_s"] = v.setup_s;
 }
 void from_json(const json& j, WorkerEvent& v) {
   v.event = j.at("event").get<std::string>();
@@ -189,6 +190,7 @@ void from_json(const json& j, WorkerEvent& v) {
   if (j.contains("device")) v.device = j["device"].get<DeviceInfo>();
   if (j.contains("result")) v.result = j["result"].get<CaseResult>();
   opt(j, "message", v.message);
+  opt(j, "setup_s", v.setup_s);
 }
 
 }  // namespace ako::exec

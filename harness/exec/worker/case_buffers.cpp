@@ -51,11 +51,13 @@ CaseBuffers::Set CaseBuffers::make_set(const CaseJob& job, const std::vector<Are
     const verify::SupportKernels::GuardRegion after{interior + slot.bytes, slot.after_bytes, salt ^ 0xa5a5a5a5ull};
     support.guard_fill(before, stream);
     support.guard_fill(after, stream);
+    const std::string& name = job.buffers[en.buffer].name;
     if (en.copy == Copy::shared || en.copy == Copy::solution) {
-      const std::string& name = job.buffers[en.buffer].name;
       set.solution_guards.push_back({name, true, before});
       set.solution_guards.push_back({name, false, after});
     }
+    set.all_guards.push_back({name, true, before});
+    set.all_guards.push_back({name, false, after});
   }
   point_views(job, set.reference_args);
   point_views(job, set.solution_args);

@@ -20,9 +20,14 @@
 
 namespace ako::exec {
 
-// Which kernel's copies of the written storages: the reference's (also where baselines write
-// while timed) or the solution's (also where baselines write while validated).
+// Which copies of the written storages (out and inout) a launch gets: the reference's (where
+// the reference writes while validated) or the solution's (where the solution and the baselines
+// write while validated). While timed, every kernel writes both in turn
+// (exec/protocol/output_slots.hpp).
 enum class Side { reference, solution };
+
+// Output copy `copy` of exec::OutputSlot (0 or 1) as a side: 0 the reference's, 1 the solution's.
+inline Side side_of_copy(int copy) { return copy == 0 ? Side::reference : Side::solution; }
 
 class CaseBuffers {
  public:
@@ -51,6 +56,9 @@ class CaseBuffers {
   const std::vector<CUdeviceptr>& pristine(int s = 0) const { return sets_.at(s).pristine; }
   // Guards of everything the solution gets in set `s` (in storages, its out / inout copies).
   const std::vector<Guard>& solution_guards(int s) const { return sets_.at(s).solution_guards; }
+  // Guards of every copy in set `s` (in storages, both sides' out / inout copies, the pristine
+  // copies): what the timed kernels write into, each side's copies in turn.
+  const std::vector<Guard>& all_guards(int s) const { return sets_.at(s).all_guards; }
   // Per buffer, a plain device copy of each out / inout storage (0 otherwise): where the
   // determinism check keeps the first run's results.
   const std::vector<CUdeviceptr>& spares() const { return spare_ptrs_; }
@@ -59,7 +67,7 @@ class CaseBuffers {
   struct Set {
     cuda::DeviceBuffer arena;
     std::vector<CUdeviceptr> reference_args, solution_args, pristine;
-    std::vector<Guard> solution_guards;
+    std::vector<Guard> solution_guards, all_guards;
   };
   Set make_set(const CaseJob& job, const std::vector<ArenaEntry>& entries, const ArenaLayout& layout, int s,
                int sets, verify::SupportKernels& support, CUstream stream) const;

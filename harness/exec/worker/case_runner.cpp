@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -112,12 +113,10 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
   const CUfunction ref_fn = modules_.function(job.reference.module, job.reference.function);
   const CUfunction sol_fn = with_solution ? modules_.function(job.solution->module, job.solution->function) : nullptr;
   const CUfunction oracle_fn = reference_check ? modules_.function(job.oracle->module, job.oracle->function) : nullptr;
-  std::vector<std::unique_ptr<BoundLaunch>> references, solutions;
-  for (int s = 0; s < buffers.sets(); ++s) {
-    references.push_back(std::make_unique<BoundLaunch>(ref_fn, job.reference, buffers.args(Side::reference, s), "reference"));
-    if (with_solution)
-      solutions.push_back(std::make_unique<BoundLaunch>(sol_fn, *job.solution, buffers.args(Side::solution, s), "solution"));
-  }
+  // Validation uses input set 0 (timing binds every set and both sides' copies, case_timing.cpp).
+  const BoundLaunch reference(ref_fn, job.reference, buffers.args(Side::reference, 0), "reference");
+  std::optional<BoundLaunch> solution;
+  if (with_solution) solution.emplace(sol_fn, *job.solution, buffers.args(Side::solution, 0), "solution");
 
   // The watchdog's limit for one launch of `role`, in words for its report.
   auto arm = [&](const std::string& role) {
@@ -130,13 +129,13 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
 
   events_.phase(job.index, "validate");
   if (reference_check) {
-    const verify::ErrorAccumulator acc = validate_reference_against_oracle(job, buffers, *references[0], oracle_fn, ctx);
+    const verify::ErrorAccumulator acc = validate_reference_against_oracle(job, buffers, reference, oracle_fn, ctx);
     r.error = acc.stats();
     r.reason = acc.failure_reason("reference kernel", "fp64 oracle");
     r.verdict = r.reason.empty() ? Verdict::correct : Verdict::incorrect;
     return r;
   }
-  ValidationOutcome v = validate_against_reference(job, buffers, *references[0], *solutions[0], ctx);
+  ValidationOutcome v = validate_against_reference(job, buffers, reference, *solution, ctx);
   r.error = v.acc.stats();
   r.reason = v.acc.failure_reason("solution", "reference kernel");
   r.verdict = r.reason.empty() ? Verdict::correct : Verdict::incorrect;
@@ -148,7 +147,7 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
   if (r.verdict != Verdict::correct) return r;
   if (!job.baselines.empty()) {
     events_.phase(job.index, "validate_baselines");
-    r.baselines = validate_baselines(job, buffers, *references[0], ctx);
+    r.baselines = validate_baselines(job, buffers, reference, ctx);
   }
   if (!job.time) return r;
   if (!timer_) throw Error("the case asks for timing but the worker has no timer");
@@ -163,10 +162,10 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
 
   stage = "timing";
   events_.phase(job.index, "time");
-  time_kernels(job, buffers, references, solutions, r);
+  const TimedRecheck recheck = time_kernels(job, buffers, ctx, r);
   watchdog_.disarm();
 
-  check_after_timing(job, buffers, references, ctx, r);
+  check_after_timing(buffers, ctx, recheck, r);
   return r;
 }
 

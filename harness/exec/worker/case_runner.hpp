@@ -2,16 +2,20 @@
 // One case from "begin" to "result": allocate (input sets with guard bands), validate the
 // solution, then each baseline (or, for a reference_check case, the reference against the
 // task's fp64 oracle), time when correct (reference, solution and baselines interleaved,
-// rotating the input sets, outputs poisoned and in-place buffers restored before every launch,
-// launches audited by CUPTI), then check the guards and the contents outside writable views
-// again and re-check the timed outputs against the reference. A per-launch watchdog bounds
-// every launch of a kernel under test.
+// rotating the input sets and both sides' copies of the written storages of each, outputs
+// poisoned and in-place buffers restored in the copy about to be written before every launch,
+// launches audited by CUPTI), re-check the solution's last timed outputs (the contents outside
+// its writable views, then against a fresh reference run) as soon as it has taken its last
+// sample, then check the guards of every copy again. A per-launch watchdog bounds every launch
+// of a kernel under test.
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "exec/protocol/job.hpp"
+#include "exec/protocol/output_slots.hpp"
 #include "exec/worker/bound_launch.hpp"
 #include "exec/worker/case_buffers.hpp"
 #include "exec/worker/cuda_session.hpp"
@@ -24,6 +28,14 @@
 #include "verify/gpu/support_launcher.hpp"
 
 namespace ako::exec {
+
+// The re-check of the solution's last timed outputs (case_timing.cpp).
+struct TimedRecheck {
+  bool done = false;
+  std::optional<Finding> finding;   // it wrote outside its writable views (out_of_bounds_write)
+  std::string reason;               // empty: every timed output matched the reference
+  ErrorStats error;
+};
 
 struct CaseOutcome {
   CaseResult result;
@@ -40,7 +52,8 @@ struct RunnerSettings {
 
 class CaseRunner {
  public:
-  using Launches = std::vector<std::unique_ptr<BoundLaunch>>;   // one per input set
+  // One kernel bound to every slot: [input set][output copy] (copy c: side_of_copy(c)'s copies).
+  using SlotLaunches = std::vector<std::array<std::unique_ptr<BoundLaunch>, 2>>;
   // `timer` may be null when no case is timed.
   CaseRunner(const CudaSession& cuda, ModuleCache& modules, verify::SupportKernels& support,
              measure::Timer* timer, const RunnerSettings& settings, const EventWriter& events);
@@ -57,14 +70,20 @@ class CaseRunner {
   std::vector<BaselineResult> validate_baselines(const CaseJob& job, const CaseBuffers& buffers,
                                                  const BoundLaunch& reference, const ValidationContext& ctx);
   // The reference (when job.time_reference), the solution and every correct baseline timed
-  // interleaved (case_timing.cpp); fills their times, r.clock and baseline audit failures.
-  void time_kernels(const CaseJob& job, const CaseBuffers& buffers, const Launches& references,
-                    const Launches& solutions, CaseResult& r);
-  // After timing: the solution's guards and outside-the-views contents in every set, its launch
-  // audit, and its last timed output of every set against a fresh reference run; the first
-  // failure decides r.
-  void check_after_timing(const CaseJob& job, const CaseBuffers& buffers, const Launches& references,
-                          const ValidationContext& ctx, CaseResult& r);
+  // interleaved (case_timing.cpp), each writing both sides' copies of every set in turn; fills
+  // their times, r.clock and baseline audit failures. Returns the re-check of the solution's
+  // last timed output of every set, made as soon as the solution took its last sample.
+  TimedRecheck time_kernels(const CaseJob& job, const CaseBuffers& buffers, const ValidationContext& ctx,
+                            CaseResult& r);
+  // The solution's last timed output of every set (where the ledger says it is): its contents
+  // outside its writable views, then against a fresh reference run into the set's other copy.
+  TimedRecheck recheck_timed_outputs(const CaseJob& job, const CaseBuffers& buffers, const SlotLaunches& reference,
+                                     OutputLedger& ledger, const ValidationContext& ctx);
+  // After timing: the guards of every copy in every set, the re-check's outside-the-views
+  // finding, the solution's launch audit, then the re-check's comparison; the first failure
+  // decides r.
+  void check_after_timing(const CaseBuffers& buffers, const ValidationContext& ctx, const TimedRecheck& recheck,
+                          CaseResult& r);
   // The watchdog fired: report the running case as timed out and end the process.
   [[noreturn]] void on_launch_timeout(const std::string& what, double limit_s);
 

@@ -12,11 +12,13 @@ void EventWriter::emit(const WorkerEvent& e) const {
   std::fflush(stdout);
 }
 
-void EventWriter::device(const DeviceInfo& d, const std::string& note) const {
+void EventWriter::device(const DeviceInfo& d, const std::string& note,
+                         const std::map<std::string, double>& setup_s) const {
   WorkerEvent e;
   e.event = "device";
   e.device = d;
   e.message = note;
+  e.setup_s = setup_s;
   emit(e);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The worker's stdout: one WorkerEvent as one JSON line, flushed at once, so the parent
 // (and its watchdog) knows how far the worker got even if the process dies on the next call.
+#include <map>
 #include <string>
 
 #include "exec/protocol/job.hpp"
@@ -10,8 +11,9 @@ namespace ako::exec {
 
 class EventWriter {
  public:
-  // `note` (why timing is not using CUPTI, for example) travels in the event's message.
-  void device(const DeviceInfo& d, const std::string& note) const;
+  // `note` (why timing is not using CUPTI, for example) travels in the event's message;
+  // `setup_s` is how long each start-up step took.
+  void device(const DeviceInfo& d, const std::string& note, const std::map<std::string, double>& setup_s = {}) const;
   void begin(int index) const;
   void phase(int index, const std::string& phase) const;
   void result(const CaseResult& r) const;

@@ -1,11 +1,22 @@
-// ako-worker JOB.json: runs the cases of one worker job on the GPU and reports each as a JSON
-// line on stdout (exec/protocol/job.hpp). Exit status: 0 all cases reported, 2 the job could
-// not run at all ("fatal" event), 3 a case left the CUDA context unusable (its "result" line
-// came out first; the parent starts a fresh worker for the remaining cases).
+// ako-worker [--await] JOB.json: runs the cases of one worker job on the GPU and reports each as
+// a JSON line on stdout (exec/protocol/job.hpp). Exit status: 0 all cases reported, 2 the job
+// could not run at all ("fatal" event), 3 a case left the CUDA context unusable (its "result"
+// line came out first; the parent starts a fresh worker for the remaining cases).
+// --await: started before the job exists (exec/client/worker_client.hpp, PrestartedWorker), it
+// starts the driver and its context first, then waits for JOB.json to appear; it leaves quietly
+// when its parent goes away first.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/error.hpp"
 #include "exec/protocol/job.hpp"
@@ -39,17 +50,61 @@ bool any_case_timed(const ako::exec::WorkerJob& job) {
   return false;
 }
 
-int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
+// Seconds since the last call (the first: since construction), for the start-up steps.
+class Lap {
+ public:
+  double operator()() {
+    const auto now = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// Until `path` exists (the parent renames it into place when it is complete); false when the
+// parent went away first, or after kAwaitLimit.
+constexpr auto kAwaitLimit = std::chrono::minutes(30);
+bool await_file(const char* path) {
+  const pid_t parent = getppid();
+  const auto give_up = std::chrono::steady_clock::now() + kAwaitLimit;
+  struct stat st {};
+  while (stat(path, &st) != 0) {
+    if (getppid() != parent || std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(250));
+  }
+  return true;
+}
+
+int run(const char* job_path, bool await, const ako::exec::EventWriter& events) {
   using namespace ako;
+  std::map<std::string, double> setup_s;
+  Lap lap;
+  // A job that cannot be read is reported before the driver starts, unless the worker was
+  // started ahead of its job.
+  std::optional<exec::WorkerJob> read;
+  if (!await) read = read_job(job_path);
   exec::CudaSession cuda;
+  setup_s["cuda_init"] = lap();
+  if (await) {
+    if (!await_file(job_path)) return 0;
+    setup_s["await_job"] = lap();
+    read = read_job(job_path);
+  }
+  const exec::WorkerJob& job = *read;
   DeviceInfo device = exec::describe_device(cuda);
+  setup_s["describe_device"] = lap();
   exec::attach_copy_bandwidth(device, cuda.stream(), job.cache_dir, job.remeasure_bandwidth);
+  setup_s["copy_bandwidth"] = lap();
 
   std::string timer_note;
   std::unique_ptr<measure::Timer> timer;
   if (any_case_timed(job))
     timer = measure::make_timer(job.timing, static_cast<size_t>(device.l2_bytes), &timer_note);
-  events.device(device, timer_note);
+  setup_s["timer"] = lap();
+  events.device(device, timer_note, setup_s);
 
   exec::ModuleCache modules;
   verify::SupportKernels support(
@@ -76,19 +131,25 @@ int run(const ako::exec::WorkerJob& job, const ako::exec::EventWriter& events) {
     // Exit without unwinding: after a sticky fault, CUDA and CUPTI teardown can only fail.
     if (runner.run(c).sticky) std::_Exit(kExitStickyFault);
   }
-  return 0;
+  // Every case is reported (each event flushed as written) and nothing is kept: the process's
+  // end releases the context, the modules and the memory, so the teardown (CUPTI's last flush,
+  // the unloads, the context's destruction) is skipped; the parent, which waits for the exit,
+  // goes on sooner (0.05 against 0.08 s on the H200).
+  std::fflush(stdout);
+  std::_Exit(0);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const ako::exec::EventWriter events;
-  if (argc != 2) {
-    events.fatal("usage: ako-worker JOB.json");
+  const bool await = argc == 3 && std::string(argv[1]) == "--await";
+  if (argc != 2 && !await) {
+    events.fatal("usage: ako-worker [--await] JOB.json");
     return kExitFatal;
   }
   try {
-    return run(read_job(argv[1]), events);
+    return run(argv[argc - 1], await, events);
   } catch (const std::exception& e) {  // bad job file, no device, CUDA failure outside a case
     events.fatal(e.what());
     return kExitFatal;

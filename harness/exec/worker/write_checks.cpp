@@ -6,8 +6,8 @@ namespace ako::exec {
 
 namespace {
 
-std::string guard_damage(const CaseBuffers& buffers, int set, const ValidationContext& ctx, const std::string& who) {
-  const auto& guards = buffers.solution_guards(set);
+std::string guard_damage(const std::vector<CaseBuffers::Guard>& guards, const ValidationContext& ctx,
+                         const std::string& who) {
   std::vector<verify::SupportKernels::GuardRegion> regions;
   for (const auto& g : guards) regions.push_back(g.region);
   const auto counts = ctx.support.guard_check(regions, ctx.stream);
@@ -22,12 +22,12 @@ std::string guard_damage(const CaseBuffers& buffers, int set, const ValidationCo
 }
 
 // Inside the allocation but outside the views: the guards cannot see it, the pristine copy can.
-std::string outside_damage(const CaseJob& job, const CaseBuffers& buffers, int set, const ValidationContext& ctx,
-                           const std::string& who) {
+std::string outside_damage(const CaseJob& job, const CaseBuffers& buffers, Side side, int set,
+                           const ValidationContext& ctx, const std::string& who) {
   std::string reason;
   for (const OutsideCheck& c : buffers.plan().outside) {
     const BufferJob& storage = job.buffers[c.storage];
-    const auto counts = ctx.support.check_outside(storage.dtype, buffers.args(Side::solution, set)[c.storage],
+    const auto counts = ctx.support.check_outside(storage.dtype, buffers.args(side, set)[c.storage],
                                                   buffers.pristine(set)[c.storage], storage.count, c.views, ctx.stream);
     if (!counts.changed) continue;
     std::vector<std::string> views;
@@ -38,15 +38,29 @@ std::string outside_damage(const CaseJob& job, const CaseBuffers& buffers, int s
   return reason;
 }
 
+std::optional<Finding> finding(const std::string& reason) {
+  if (reason.empty()) return std::nullopt;
+  return Finding{Verdict::failed, "out_of_bounds_write", "out-of-bounds write: " + reason};
+}
+
 }  // namespace
 
 std::optional<Finding> check_solution_writes(const CaseJob& job, const CaseBuffers& buffers, int set,
                                              const ValidationContext& ctx, const std::string& who) {
-  std::string reason = guard_damage(buffers, set, ctx, who);
-  const std::string outside = outside_damage(job, buffers, set, ctx, who);
+  std::string reason = guard_damage(buffers.solution_guards(set), ctx, who);
+  const std::string outside = outside_damage(job, buffers, Side::solution, set, ctx, who);
   if (!outside.empty()) reason += (reason.empty() ? "" : "; ") + outside;
-  if (reason.empty()) return std::nullopt;
-  return Finding{Verdict::failed, "out_of_bounds_write", "out-of-bounds write: " + reason};
+  return finding(reason);
+}
+
+std::optional<Finding> check_all_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx,
+                                        const std::string& who) {
+  return finding(guard_damage(buffers.all_guards(set), ctx, who));
+}
+
+std::optional<Finding> check_outside_views(const CaseJob& job, const CaseBuffers& buffers, Side side, int set,
+                                           const ValidationContext& ctx, const std::string& who) {
+  return finding(outside_damage(job, buffers, side, set, ctx, who));
 }
 
 }  // namespace ako::exec

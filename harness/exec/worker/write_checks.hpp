@@ -17,4 +17,15 @@ namespace ako::exec {
 std::optional<Finding> check_solution_writes(const CaseJob& job, const CaseBuffers& buffers, int set,
                                              const ValidationContext& ctx, const std::string& who = "the solution");
 
+// After timing, where every timed kernel wrote both sides' copies in turn: the guards of every
+// copy in set `set` (CaseBuffers::all_guards). Synchronises.
+std::optional<Finding> check_all_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx,
+                                        const std::string& who = "the solution");
+
+// The contents outside the writable views of `side`'s inout copies in set `set`, against the
+// set's pristine copy: what the last launch into those copies wrote there (each launch restores
+// them first). Synchronises.
+std::optional<Finding> check_outside_views(const CaseJob& job, const CaseBuffers& buffers, Side side, int set,
+                                           const ValidationContext& ctx, const std::string& who = "the solution");
+
 }  // namespace ako::exec

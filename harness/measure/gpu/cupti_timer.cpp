@@ -145,6 +145,7 @@ std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<Ti
   exec::TimingOptions budget = opt;
   budget.max_time_s = opt.max_time_s * static_cast<double>(kernels.size());
   const auto t_start = Clock::now();
+  double hooks_s = 0;
   while (!s.done()) {
     const int rounds = s.round == 0 ? std::max(opt.min_samples, kMinSamplesForCi) : kSamplesPerFlush;
     std::vector<Window> windows;
@@ -154,11 +155,22 @@ std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<Ti
     for (size_t i = 0; i < charges.size(); ++i) {
       const size_t k = owner[i];
       s.samples[k].push_back(charges[i].gpu_us);
+      if (kernels[k].hooks.raw_samples) kernels[k].hooks.raw_samples->push_back(charges[i].gpu_us);
       s.kernel_records[k] += charges[i].kernels;
       if (kernels[k].hooks.declared) s.audits[k].add(charges[i].records, *kernels[k].hooks.declared);
     }
-    for (size_t k = 0; k < kernels.size(); ++k)
-      if (!s.decisions[k].stop) s.decisions[k] = should_stop(s.samples[k], seconds_since(t_start), budget);
+    const double elapsed_s = seconds_since(t_start) - hooks_s;
+    std::vector<size_t> stopped;
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      if (s.decisions[k].stop) continue;
+      s.decisions[k] = should_stop(s.samples[k], elapsed_s, budget);
+      if (s.decisions[k].stop) stopped.push_back(k);
+    }
+    // The hooks' own work (the solution's re-check) is not charged to the wall budget.
+    const auto t_hooks = Clock::now();
+    for (size_t k : stopped)
+      if (kernels[k].hooks.after_last_sample) kernels[k].hooks.after_last_sample(stream);
+    hooks_s += seconds_since(t_hooks);
   }
   std::vector<TimingStats> out;
   for (size_t k = 0; k < kernels.size(); ++k) {

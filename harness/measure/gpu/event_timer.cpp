@@ -28,6 +28,7 @@ TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec
     stop.record(stream);
     cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(after sample)");
     samples_us.push_back(1e3 * cuda::CudaEvent::elapsed_ms(start, stop));
+    if (hooks.raw_samples) hooks.raw_samples->push_back(samples_us.back());
     decision = should_stop(samples_us, seconds_since(t0), opt);
   }
   // Events cannot count kernels: 0 says "unknown".

@@ -34,6 +34,12 @@ struct SampleHooks {
   std::function<void(CUstream)> before_launch;
   // When set, the CUPTI timer audits every sample against it (TimingStats::launch_audit).
   const DeclaredLaunch* declared = nullptr;
+  // Called once the kernel has taken its last sample (its stopping rule was met), before any
+  // later launch of the other kernels it is interleaved with, outside every sample's window:
+  // the worker re-checks the solution's last timed outputs there, while they are in place.
+  std::function<void(CUstream)> after_last_sample;
+  // When set, every sample's time (us) is appended, in the order taken (AKO_SAMPLE_LOG).
+  std::vector<double>* raw_samples = nullptr;
 };
 
 // One kernel of an interleaved timing (Timer::time_interleaved).

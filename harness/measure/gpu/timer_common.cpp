@@ -14,6 +14,7 @@ std::vector<TimingStats> Timer::time_interleaved(const std::vector<TimedKernel>&
   std::vector<double> readings;
   for (const auto& k : kernels) {
     out.push_back(time(k.launch, stream, opt, k.hooks));
+    if (k.hooks.after_last_sample) k.hooks.after_last_sample(stream);
     if (const double mhz = probe_clock(stream); mhz > 0) readings.push_back(mhz);
   }
   if (clock) *clock = clock_report(std::move(readings));

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -159,6 +160,50 @@ TEST_F(WorkerClientTest, AllCasesSucceedInOneWorker) {
       "begin 2", "phase 2 validate", "phase 2 time_reference", "result 2 correct"};
   EXPECT_EQ(seen, expected);
   EXPECT_TRUE(run.diagnostics.empty()) << run.diagnostics.front();
+}
+
+// A worker started before its job exists (`--await`) runs the job it is handed as worker 1.
+TEST_F(WorkerClientTest, PrestartedWorkerRunsTheJobWrittenLater) {
+  const WorkerJob job = make_job({{0, "ok"}, {1, "ok"}});
+  std::optional<PrestartedWorker> pre = prestart_worker(opt_);
+  ASSERT_TRUE(pre.has_value());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));   // it waits: no job yet
+  EXPECT_FALSE(fs::exists(opt_.scratch_dir / "job-1.json"));
+
+  const WorkerRun run = run_worker(job, opt_, {}, std::move(pre));
+
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 1);
+  ASSERT_EQ(run.results.size(), 2u);
+  for (int i = 0; i < 2; ++i) expect_correct_from_worker(run.results[i], i);
+  EXPECT_EQ(starts(), (std::vector<std::string>{"0 1"}));
+  EXPECT_EQ(read_text(root_ / "fake/awaited.log"), (opt_.scratch_dir / "job-1.json").string() + "\n");
+  EXPECT_TRUE(run.diagnostics.empty()) << run.diagnostics.front();
+}
+
+// One that is never handed a job (the run stopped before the GPU) is killed, not waited for.
+TEST_F(WorkerClientTest, UnusedPrestartedWorkerIsKilled) {
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    std::optional<PrestartedWorker> pre = prestart_worker(opt_);
+    ASSERT_TRUE(pre.has_value());
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  EXPECT_FALSE(fs::exists(root_ / "fake/starts.log"));   // it never read a job
+}
+
+// A prestarted worker that dies while waiting costs one start: the next one runs the cases.
+TEST_F(WorkerClientTest, PrestartedWorkerThatDiedIsReplaced) {
+  const WorkerJob job = make_job({{0, "ok"}});
+  std::optional<PrestartedWorker> pre = prestart_worker(opt_);
+  ASSERT_TRUE(pre.has_value());
+  pre->child.kill_group();
+  const WorkerRun run = run_worker(job, opt_, {}, std::move(pre));
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 2);
+  ASSERT_EQ(run.results.size(), 1u);
+  expect_correct_from_worker(run.results[0], 0);
 }
 
 TEST_F(WorkerClientTest, HungCaseTimesOutAndTheRestRunInANewWorker) {

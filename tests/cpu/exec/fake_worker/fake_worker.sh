@@ -2,7 +2,8 @@
 # Stand-in for ako-worker in the worker-client tests: speaks the worker protocol
 # (harness/exec/protocol/job.hpp) from a script instead of running kernels.
 #
-#   $1                 the job file the client wrote; each case's label names its behaviour
+#   [--await] $1       the job file the client wrote (--await: started before it existed, it
+#                      waits for it); each case's label names its behaviour
 #   FAKE_WORKER_DIR    folder prepared by the test: device.json and result-<index>.json (whole
 #                      event lines made by the C++ serialisers); this script appends the case
 #                      indices of every start it sees to starts.log
@@ -12,8 +13,13 @@
 # exit 3), silent_exit (exit 0 mid-case), garbage (noise lines between the events).
 set -u
 ulimit -c 0   # the crash case must not leave core files behind
-job=$1
 dir=${FAKE_WORKER_DIR:?FAKE_WORKER_DIR is not set}
+if [ "$1" = --await ]; then   # started ahead of its job (PrestartedWorker): wait for the file
+  echo "$2" >> "$dir/awaited.log"
+  while [ ! -e "$2" ]; do sleep 0.01; done
+  shift
+fi
+job=$1
 
 # The client writes compact JSON; each case has exactly one "index" and one "label" key.
 mapfile -t indices < <(grep -o '"index":[0-9]*' "$job" | cut -d: -f2)
