@@ -57,7 +57,7 @@ std::string config_text(const ConfigUsed& c) {
 std::string kernel_subject(const std::string& role, const std::string& expr) { return role + " " + expr; }
 
 std::string case_subject(const CaseResult& c) {
-  return (c.kind == "reference_check" ? "reference vs CPU " : "") + case_key(c);
+  return (c.kind == "reference_check" ? "reference vs oracle " : "") + case_key(c);
 }
 
 // A check that needs the GPU and did not run is counted as skipped, one per case, so that the

@@ -100,7 +100,7 @@ std::string bench_markdown(const RunResult& now, const BenchContext& ctx) {
                      b != base.end() ? fmt::format("{:.3f}x", b->second / t.median_us) : "-",
                      c.pct_copy_bw > 0 ? fmt::format("{:.1f}", c.pct_copy_bw) : "-");
   }
-  if (checks) s += fmt::format("\nReference checks against the CPU double implementation: {}/{} correct.\n", checks_ok, checks);
+  if (checks) s += fmt::format("\nReference checks against the fp64 oracle: {}/{} correct.\n", checks_ok, checks);
   return s;
 }
 

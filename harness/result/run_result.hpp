@@ -90,7 +90,7 @@ struct BaselineResult {
 
 struct CaseResult {
   int index = 0;
-  std::string kind = "compare";  // "compare" (solution vs reference) or "reference_check" (vs CPU double)
+  std::string kind = "compare";  // "compare" (solution vs reference) or "reference_check" (reference vs the task's fp64 oracle)
   std::string shape;             // shape name from the task, e.g. "flux1-single"
   std::map<std::string, int64_t> dims;
   std::string dtype;

@@ -1,5 +1,5 @@
 // `ako run task rmsnorm` on a real GPU: every shape and dtype correct, the reference agrees
-// with the CPU double reference, a warm-cache run is fast, and timings repeat.
+// with the fp64 oracle, a warm-cache run is fast, and timings repeat.
 #include <map>
 
 #include "gpu_test_support.hpp"

@@ -165,7 +165,7 @@ std::string format_reference_checks(const RunResult& r, const Style& st) {
     }
   }
   if (total == 0) return "";
-  return fmt::format("reference vs CPU double: {}/{} small shapes agree\n{}", ok, total, bad);
+  return fmt::format("reference vs fp64 oracle: {}/{} small shapes agree\n{}", ok, total, bad);
 }
 
 std::string format_failures(const RunResult& r, const Style& st) {
