@@ -90,39 +90,39 @@ struct RunCli {
   CLI::App* cmd = nullptr;
 
   explicit RunCli(CLI::App& app) {
-  cmd = app.add_subcommand("run", "validate and time a task's solution against its reference on the GPU");
-  add_task_positionals(cmd, words);
-  add_common_build_options(cmd, run);
-  cmd->add_option("--json", run.json_out, "write the result as JSON (schema ako.run/1) to this file");
-  cmd->add_flag("--hot", run.hot, "keep L2 warm between timed samples (default: flush it)");
-  cmd->add_option("--l2-flush", run.l2_flush,
-                      "how the L2 is flushed before a cold sample: memset (NVBench's way: the L2 is left full of dirty\n"
-                      "lines, which the timed kernel's misses write back, as a kernel pays for its predecessors'\n"
-                      "outputs inside a model) or read (read a 2x L2 buffer: the L2 is left clean and the kernel's\n"
-                      "last outputs may still sit in L2 when it ends, so large shapes can pass 100% of copy)")
-      ->check(CLI::IsMember({"memset", "read"}))
-      ->default_str("memset");
-  cmd->add_option("--seed", run.seed, "seed for the random inputs (default: random, printed and recorded)");
-  cmd->add_option("--trials", run.trials, "fresh input sets per case (default: the task's)")->check(CLI::PositiveNumber);
-  cmd->add_option("--case-timeout", run.case_timeout_s, "seconds without progress before a case is killed as hung")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--max-time", run.max_time_s, "timing budget per kernel and case, seconds")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--target-ci", run.target_ci_rel,
-                      "stop sampling a kernel once its median's 95% confidence half-width is under this fraction of\n"
-                      "the median (or on --max-time)")
-      ->capture_default_str()->check(CLI::Range(1e-4, 0.5));
-  cmd->add_flag("--no-time", run.no_time, "validate only");
-  cmd->add_flag("--no-cupti", run.no_cupti, "time with CUDA events instead of CUPTI (e.g. under ncu)");
-  cmd->add_flag("--no-checks", run.no_checks, "skip the reference-vs-oracle checks on small shapes (check_shapes)");
-  cmd->add_flag("--sanitize", run.sanitize,
-                    "re-run each failing case under compute-sanitizer (memcheck, racecheck, initcheck) and attach the reports");
-  cmd->add_flag("--remeasure-bandwidth", run.remeasure_bandwidth, "measure the copy bandwidth again instead of using the cached value");
-  cmd->add_flag("--builds", run.show_builds, "print the registers/spills table of every compiled kernel");
-  cmd->add_option("--color", color, "colour the verdicts: auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_flag("--progress", progress_on, "show the progress line even when stderr is not a terminal");
-  cmd->add_flag("--no-progress", progress_off, "never show the progress line");
+    cmd = app.add_subcommand("run", "validate and time a task's solution against its reference on the GPU");
+    add_task_positionals(cmd, words);
+    add_common_build_options(cmd, run);
+    cmd->add_option("--json", run.json_out, "write the result as JSON (schema ako.run/1) to this file");
+    cmd->add_flag("--hot", run.hot, "keep L2 warm between timed samples (default: flush it)");
+    cmd->add_option("--l2-flush", run.l2_flush,
+                        "how the L2 is flushed before a cold sample: memset (NVBench's way: the L2 is left full of dirty\n"
+                        "lines, which the timed kernel's misses write back, as a kernel pays for its predecessors'\n"
+                        "outputs inside a model) or read (read a 2x L2 buffer: the L2 is left clean and the kernel's\n"
+                        "last outputs may still sit in L2 when it ends, so large shapes can pass 100% of copy)")
+        ->check(CLI::IsMember({"memset", "read"}))
+        ->default_str("memset");
+    cmd->add_option("--seed", run.seed, "seed for the random inputs (default: random, printed and recorded)");
+    cmd->add_option("--trials", run.trials, "fresh input sets per case (default: the task's)")->check(CLI::PositiveNumber);
+    cmd->add_option("--case-timeout", run.case_timeout_s, "seconds without progress before a case is killed as hung")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--max-time", run.max_time_s, "timing budget per kernel and case, seconds")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--target-ci", run.target_ci_rel,
+                        "stop sampling a kernel once its median's 95% confidence half-width is under this fraction of\n"
+                        "the median (or on --max-time)")
+        ->capture_default_str()->check(CLI::Range(1e-4, 0.5));
+    cmd->add_flag("--no-time", run.no_time, "validate only");
+    cmd->add_flag("--no-cupti", run.no_cupti, "time with CUDA events instead of CUPTI (e.g. under ncu)");
+    cmd->add_flag("--no-checks", run.no_checks, "skip the reference-vs-oracle checks on small shapes (check_shapes)");
+    cmd->add_flag("--sanitize", run.sanitize,
+                      "re-run each failing case under compute-sanitizer (memcheck, racecheck, initcheck) and attach the reports");
+    cmd->add_flag("--remeasure-bandwidth", run.remeasure_bandwidth, "measure the copy bandwidth again instead of using the cached value");
+    cmd->add_flag("--builds", run.show_builds, "print the registers/spills table of every compiled kernel");
+    cmd->add_option("--color", color, "colour the verdicts: auto, always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    cmd->add_flag("--progress", progress_on, "show the progress line even when stderr is not a terminal");
+    cmd->add_flag("--no-progress", progress_off, "never show the progress line");
 
   }
   int dispatch() {
@@ -140,9 +140,9 @@ struct CompileCli {
   CLI::App* cmd = nullptr;
 
   explicit CompileCli(CLI::App& app) {
-  cmd = app.add_subcommand("compile", "compile every kernel of a task with NVRTC and report registers and spills (no GPU needed)");
-  add_task_positionals(cmd, words);
-  add_common_build_options(cmd, comp);
+    cmd = app.add_subcommand("compile", "compile every kernel of a task with NVRTC and report registers and spills (no GPU needed)");
+    add_task_positionals(cmd, words);
+    add_common_build_options(cmd, comp);
 
   }
   int dispatch() {
@@ -158,43 +158,43 @@ struct GateCli {
   CLI::App* cmd = nullptr;
 
   explicit GateCli(CLI::App& app) {
-  cmd = app.add_subcommand(
-      "gate",
-      "CI regression gate: run the tasks and compare with the GPU's own entry of a committed baseline (one entry\n"
-      "per device; noise-aware; a GPU with no entry is said and its correctness still gated); without a GPU,\n"
-      "compile every kernel of every entry (its arch, its device's config) and check register/spill/shared budgets.\n"
-      "Exit 0 everything that ran passed; 1 a correctness failure, a real slowdown or a budget exceeded;\n"
-      "2 usage, spec, baseline or build error.");
-  cmd->add_option("--baseline", gate.baseline,
-                       "the baseline file (schema ako.baseline/2; /1 is read as one entry), e.g. bench/baseline.json")
-      ->required();
-  cmd->add_option("--tasks", gate.tasks, "only these tasks, comma separated (default: every task)")->delimiter(',');
-  cmd->add_option("--shapes", gate.shapes, "only these shapes, comma separated")->delimiter(',');
-  cmd->add_option("--dtypes", gate.dtypes, "only these dtypes, comma separated")->delimiter(',');
-  cmd->add_option("--threshold", gate.threshold_pct,
-                       "slowdown in percent that fails when it is also beyond the noise (default: the baseline's, 3)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--summary", gate.summary_out, "write a markdown summary for the CI log to this file");
-  cmd->add_option("--json", gate.json_out, "write the report as JSON (schema ako.gate/1) to this file");
-  cmd->add_flag("--update-baseline", gate.update_baseline,
-                     "rewrite this device's entry from this run (other entries kept), refusing when any check fails\n"
-                     "(without a GPU: every checked entry's budgets only)");
-  cmd->add_option("--arch", gate.arch, "without a GPU: compile for this arch (default: each entry's)");
-  cmd->add_option("--device", gate.device,
-                       "without a GPU: check only this device's entry, with its config (an entry that does not exist\n"
-                       "yet is said; --update-baseline creates it with budgets only); with a GPU: must be the GPU's");
-  cmd->add_option("--root", gate.root, "workspace root (default: nearest folder with tasks/ upward from here)");
-  cmd->add_option("--max-time", gate.max_time_s, "timing budget per kernel and case, seconds")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--case-timeout", gate.case_timeout_s, "seconds without progress before a case is killed as hung")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--jobs", gate.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
-      ->check(CLI::Range(1, 4096));
-  cmd->add_flag("--no-cache", gate.no_cache, "compile everything again");
-  cmd->add_option("--cache-dir", gate.cache_dir, "kernel cache (default: as for run)");
-  cmd->add_flag("--no-progress", progress_off, "never show the progress line");
-  cmd->add_option("--color", color, "colour the verdict line: auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+    cmd = app.add_subcommand(
+        "gate",
+        "CI regression gate: run the tasks and compare with the GPU's own entry of a committed baseline (one entry\n"
+        "per device; noise-aware; a GPU with no entry is said and its correctness still gated); without a GPU,\n"
+        "compile every kernel of every entry (its arch, its device's config) and check register/spill/shared budgets.\n"
+        "Exit 0 everything that ran passed; 1 a correctness failure, a real slowdown or a budget exceeded;\n"
+        "2 usage, spec, baseline or build error.");
+    cmd->add_option("--baseline", gate.baseline,
+                         "the baseline file (schema ako.baseline/2; /1 is read as one entry), e.g. bench/baseline.json")
+        ->required();
+    cmd->add_option("--tasks", gate.tasks, "only these tasks, comma separated (default: every task)")->delimiter(',');
+    cmd->add_option("--shapes", gate.shapes, "only these shapes, comma separated")->delimiter(',');
+    cmd->add_option("--dtypes", gate.dtypes, "only these dtypes, comma separated")->delimiter(',');
+    cmd->add_option("--threshold", gate.threshold_pct,
+                         "slowdown in percent that fails when it is also beyond the noise (default: the baseline's, 3)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--summary", gate.summary_out, "write a markdown summary for the CI log to this file");
+    cmd->add_option("--json", gate.json_out, "write the report as JSON (schema ako.gate/1) to this file");
+    cmd->add_flag("--update-baseline", gate.update_baseline,
+                       "rewrite this device's entry from this run (other entries kept), refusing when any check fails\n"
+                       "(without a GPU: every checked entry's budgets only)");
+    cmd->add_option("--arch", gate.arch, "without a GPU: compile for this arch (default: each entry's)");
+    cmd->add_option("--device", gate.device,
+                         "without a GPU: check only this device's entry, with its config (an entry that does not exist\n"
+                         "yet is said; --update-baseline creates it with budgets only); with a GPU: must be the GPU's");
+    cmd->add_option("--root", gate.root, "workspace root (default: nearest folder with tasks/ upward from here)");
+    cmd->add_option("--max-time", gate.max_time_s, "timing budget per kernel and case, seconds")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--case-timeout", gate.case_timeout_s, "seconds without progress before a case is killed as hung")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("-j,--jobs", gate.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+        ->check(CLI::Range(1, 4096));
+    cmd->add_flag("--no-cache", gate.no_cache, "compile everything again");
+    cmd->add_option("--cache-dir", gate.cache_dir, "kernel cache (default: as for run)");
+    cmd->add_flag("--no-progress", progress_off, "never show the progress line");
+    cmd->add_option("--color", color, "colour the verdict line: auto, always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
 
   }
   int dispatch() {
@@ -211,49 +211,49 @@ struct TuneCli {
   CLI::App* cmd = nullptr;
 
   explicit TuneCli(CLI::App& app) {
-  cmd = app.add_subcommand(
-      "tune",
-      "search the solution's tunable parameters per shape class of the tuned device's config (the GPU's, or the\n"
-      "replayed records' device): compile variants in parallel, validate and\n"
-      "time them on the GPU (or replay a recorded tuning database without one), record every measurement,\n"
-      "pick winners (within 1% is a tie: fewer registers, then smaller params) and report coverage.\n"
-      "Exit 0 every class has a winner; 1 some class found no correct variant; 2 usage, spec, build or no GPU.");
-  add_task_positionals(cmd, words);
-  cmd->add_option("--strategy", tune.strategy, "exhaustive, random or evolve")
-      ->capture_default_str()->check(CLI::IsMember({"exhaustive", "random", "evolve"}));
-  cmd->add_option("--budget", tune.budget, "variants to evaluate per class: N, or P% of its valid points (default: no limit)");
-  cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch (default: 32 for evolve, 128 otherwise)");
-  cmd->add_option("--time", tune.time, "wall budget, e.g. 300, 300s, 5m, 1.5h: no new batch starts after it; rerun to resume");
-  cmd->add_option("--json", tune.json, "also write a summary (schema ako.tune-summary/1) to this file");
-  cmd->add_option("--shapes", tune.shapes, "only these shapes, comma separated")->delimiter(',');
-  cmd->add_option("--dtypes", tune.dtypes, "only these dtypes, comma separated")->delimiter(',');
-  cmd->add_option("--classes", tune.classes, "config: the config's classes (shapes no class takes get their own); shape: one class per shape")
-      ->capture_default_str()->check(CLI::IsMember({"config", "shape"}));
-  cmd->add_option("--db", tune.db, "tuning database, JSON lines (default: bench/tuning/<task>.jsonl; with --replay: none)");
-  cmd->add_option("--replay", tune.replay, "re-run the search on this recorded database instead of the GPU");
-  cmd->add_option("--seed", tune.seed, "seed of the strategy and of the random inputs")->capture_default_str();
-  cmd->add_flag("--write-config", tune.write_config,
-                     "write the winners as the tuned device's config, solution/<task>/configs/device_name=<device>.json\n"
-                     "(never default.json or another device's file)");
-  cmd->add_option("--device", tune.device,
-                       "with --replay: replay the records measured on this device (default: the last record's);\n"
-                       "with a GPU it must name the GPU here");
-  cmd->add_option("--root", tune.root, "workspace root (default: nearest folder with tasks/ upward from here)");
-  cmd->add_option("--arch", tune.arch, "target arch for NVRTC (default: the GPU's)");
-  cmd->add_flag("--hot", tune.hot, "keep L2 warm between timed samples (default: flush it)");
-  cmd->add_option("--trials", tune.trials, "fresh input sets per case for validation (default: 1; ako run re-validates with the task's)")->check(CLI::PositiveNumber);
-  cmd->add_option("--max-time", tune.max_time_s, "timing budget per kernel and case, seconds")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--warmup-ms", tune.warmup_ms, "warm-up wall time per case (its timed kernels warm up together), ms")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
-  cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
-      ->check(CLI::Range(1, 4096));
-  cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");
-  cmd->add_option("--cache-dir", tune.cache_dir, "kernel cache (default: as for run)");
-  cmd->add_flag("--progress", progress_on, "show the progress line even when stderr is not a terminal");
-  cmd->add_flag("--no-progress", progress_off, "never show the progress line");
+    cmd = app.add_subcommand(
+        "tune",
+        "search the solution's tunable parameters per shape class of the tuned device's config (the GPU's, or the\n"
+        "replayed records' device): compile variants in parallel, validate and\n"
+        "time them on the GPU (or replay a recorded tuning database without one), record every measurement,\n"
+        "pick winners (within 1% is a tie: fewer registers, then smaller params) and report coverage.\n"
+        "Exit 0 every class has a winner; 1 some class found no correct variant; 2 usage, spec, build or no GPU.");
+    add_task_positionals(cmd, words);
+    cmd->add_option("--strategy", tune.strategy, "exhaustive, random or evolve")
+        ->capture_default_str()->check(CLI::IsMember({"exhaustive", "random", "evolve"}));
+    cmd->add_option("--budget", tune.budget, "variants to evaluate per class: N, or P% of its valid points (default: no limit)");
+    cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch (default: 32 for evolve, 128 otherwise)");
+    cmd->add_option("--time", tune.time, "wall budget, e.g. 300, 300s, 5m, 1.5h: no new batch starts after it; rerun to resume");
+    cmd->add_option("--json", tune.json, "also write a summary (schema ako.tune-summary/1) to this file");
+    cmd->add_option("--shapes", tune.shapes, "only these shapes, comma separated")->delimiter(',');
+    cmd->add_option("--dtypes", tune.dtypes, "only these dtypes, comma separated")->delimiter(',');
+    cmd->add_option("--classes", tune.classes, "config: the config's classes (shapes no class takes get their own); shape: one class per shape")
+        ->capture_default_str()->check(CLI::IsMember({"config", "shape"}));
+    cmd->add_option("--db", tune.db, "tuning database, JSON lines (default: bench/tuning/<task>.jsonl; with --replay: none)");
+    cmd->add_option("--replay", tune.replay, "re-run the search on this recorded database instead of the GPU");
+    cmd->add_option("--seed", tune.seed, "seed of the strategy and of the random inputs")->capture_default_str();
+    cmd->add_flag("--write-config", tune.write_config,
+                       "write the winners as the tuned device's config, solution/<task>/configs/device_name=<device>.json\n"
+                       "(never default.json or another device's file)");
+    cmd->add_option("--device", tune.device,
+                         "with --replay: replay the records measured on this device (default: the last record's);\n"
+                         "with a GPU it must name the GPU here");
+    cmd->add_option("--root", tune.root, "workspace root (default: nearest folder with tasks/ upward from here)");
+    cmd->add_option("--arch", tune.arch, "target arch for NVRTC (default: the GPU's)");
+    cmd->add_flag("--hot", tune.hot, "keep L2 warm between timed samples (default: flush it)");
+    cmd->add_option("--trials", tune.trials, "fresh input sets per case for validation (default: 1; ako run re-validates with the task's)")->check(CLI::PositiveNumber);
+    cmd->add_option("--max-time", tune.max_time_s, "timing budget per kernel and case, seconds")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--warmup-ms", tune.warmup_ms, "warm-up wall time per case (its timed kernels warm up together), ms")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
+    cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
+        ->check(CLI::Range(1, 4096));
+    cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");
+    cmd->add_option("--cache-dir", tune.cache_dir, "kernel cache (default: as for run)");
+    cmd->add_flag("--progress", progress_on, "show the progress line even when stderr is not a terminal");
+    cmd->add_flag("--no-progress", progress_off, "never show the progress line");
 
   }
   int dispatch() {
@@ -269,17 +269,17 @@ struct DoctorCli {
   CLI::App* cmd = nullptr;
 
   explicit DoctorCli(CLI::App& app) {
-  cmd = app.add_subcommand(
-      "doctor",
-      "repository hygiene, as the AKO preflight demands (libgit2): an 'upstream' remote (created from\n"
-      "--upstream-url, ako.upstreamUrl or origin's URL when missing), fetched; the default branch\n"
-      "(--default-branch, ako.defaultBranch, upstream/HEAD, else main); a clean worktree (untracked files\n"
-      "count, ignored ones do not); HEAD equal to upstream/<default>. Each problem is printed with its fix.\n"
-      "Exit 0 clean; 1 refused (hygiene problems); 2 usage or environment error (not a repository, fetch failed).");
-  cmd->add_option("--root", doctor.root, "the repository, or a folder inside it (default: the current directory)");
-  cmd->add_option("--upstream-url", doctor.upstream_url, "URL for the upstream remote when it is missing");
-  cmd->add_option("--default-branch", doctor.default_branch, "the default branch (overrides config and upstream/HEAD)");
-  cmd->add_flag("--ff,--fix", doctor.fast_forward, "fast-forward the default branch when it is only behind upstream");
+    cmd = app.add_subcommand(
+        "doctor",
+        "repository hygiene, as the AKO preflight demands (libgit2): an 'upstream' remote (created from\n"
+        "--upstream-url, ako.upstreamUrl or origin's URL when missing), fetched; the default branch\n"
+        "(--default-branch, ako.defaultBranch, upstream/HEAD, else main); a clean worktree (untracked files\n"
+        "count, ignored ones do not); HEAD equal to upstream/<default>. Each problem is printed with its fix.\n"
+        "Exit 0 clean; 1 refused (hygiene problems); 2 usage or environment error (not a repository, fetch failed).");
+    cmd->add_option("--root", doctor.root, "the repository, or a folder inside it (default: the current directory)");
+    cmd->add_option("--upstream-url", doctor.upstream_url, "URL for the upstream remote when it is missing");
+    cmd->add_option("--default-branch", doctor.default_branch, "the default branch (overrides config and upstream/HEAD)");
+    cmd->add_flag("--ff,--fix", doctor.fast_forward, "fast-forward the default branch when it is only behind upstream");
 
   }
   int dispatch() { return ako::cli::doctor_command(doctor); }
