@@ -273,6 +273,7 @@ PreparedRun prepare_run(const RunOptions& opt, bool with_checks) {
   p.gpu_probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_probe).count();
   p.config = choose_config(p.spec, opt, p.gpu);
   p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
+  check_buffer_plans(p.spec, p.cases);
   if (!opt.arch.empty()) {
     p.arch = opt.arch;
     p.arch_source = "--arch";

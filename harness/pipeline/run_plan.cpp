@@ -1,5 +1,7 @@
 #include "pipeline/run_plan.hpp"
 
+#include "exec/protocol/buffer_plan.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -159,6 +161,18 @@ void collect_program(const Programs& p, size_t i, const jit::CompiledModule& m, 
 }
 
 }  // namespace
+
+void check_buffer_plans(const task::TaskSpec& spec, const std::vector<task::Case>& cases) {
+  for (const auto& c : cases) {
+    try {
+      exec::plan_buffers(c.buffers);
+    } catch (const SpecError&) {
+      throw;
+    } catch (const Error& e) {
+      throw SpecError(spec.file.string(), "buffers", fmt::format("case \"{}\": {}", c.label(), e.what()));
+    }
+  }
+}
 
 BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt) {
   Programs p;

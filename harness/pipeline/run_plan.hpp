@@ -35,6 +35,11 @@ struct BuildOptions {
 // Compiles everything `cases` need. Never throws on a compile error: see errors.
 BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt);
 
+// Every case's buffers are ones the worker can carry out (exec/protocol/buffer_plan.hpp: views
+// it can walk, at most kMaxViewsPerStorage writable views of one storage): checked before
+// anything is built, so a view the worker could not check is a SpecError naming the case.
+void check_buffer_plans(const task::TaskSpec& spec, const std::vector<task::Case>& cases);
+
 // The support kernels' name expressions, keyed like SupportModule::functions ("poison:bf16").
 std::map<std::string, std::string> support_name_expressions();
 // The support kernels' source, materialised from the binary under cache_dir.

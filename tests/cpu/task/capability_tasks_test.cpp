@@ -186,5 +186,23 @@ TEST(CapabilityTasks, AViewOutsideItsStorageIsASpecErrorForTheCase) {
   }
 }
 
+
+// A view the worker could not check (here q's strides transposed: not row-major-like) is
+// refused before anything is built, as a spec error naming the case, on every command.
+TEST(CapabilityTasks, AViewTheWorkerCannotWalkIsRefusedBeforeTheBuild) {
+  namespace fs = std::filesystem;
+  const fs::path ws = fs::temp_directory_path() / ("ako-cap-walk-" + std::to_string(::getpid()));
+  fs::remove_all(ws);
+  fs::copy(kRoot, ws, fs::copy_options::recursive);
+  json doc = testing::read_json(ws / "tasks/qk_view/task.json");
+  doc["buffers"][1]["view"]["strides"] = {"head_dim", "3 * H * head_dim", 1};
+  testing::write_file(ws / "tasks/qk_view/task.json", doc.dump(2));
+  const auto r = testsupport::run_ako("compile task qk_view --root '" + ws.string() + "' --arch sm_90a", ws);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "field 'buffers': case \"flux1 bf16 head_dim=64\"")) << r.out;
+  EXPECT_FALSE(testsupport::has(r.out, "COMPILED")) << r.out;
+  fs::remove_all(ws);
+}
+
 }  // namespace
 }  // namespace ako::task
