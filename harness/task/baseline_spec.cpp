@@ -12,10 +12,6 @@
 namespace ako::task {
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 // Names a baseline's expressions may use besides its lets: dims, flags, axes and elem_bytes
 // (the size in bytes of the case's dtype).
 std::vector<std::string> base_names(const TaskSpec& spec) {

@@ -16,10 +16,6 @@ namespace {
 
 const std::vector<std::string> kDtypeNames = {"bf16", "fp16", "fp32", "i32", "i64"};
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 double non_negative(const Field& f, double fallback) {
   if (!f.present()) return fallback;
   double v = f.number();

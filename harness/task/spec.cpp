@@ -24,10 +24,6 @@ const std::vector<std::string> kDtypeNames = {"bf16", "fp16", "fp32"};  // what 
 // Names the expression language or the name templates already give a meaning to.
 const std::vector<std::string> kReservedNames = {"T", "dtype", "ceil_div", "min", "max", "gcd", "pow2", "elem_bytes"};
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;

@@ -16,6 +16,10 @@ bool is_identifier(std::string_view name) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 std::vector<std::string> identifiers_only(const std::vector<std::string>& known) {
   std::vector<std::string> out;
   for (const auto& k : known)

@@ -9,6 +9,9 @@
 
 namespace ako::task {
 
+// Whether `names` holds `name` (declared dims, flags, axes, params, buffers, ...).
+bool contains(const std::vector<std::string>& names, const std::string& name);
+
 // [A-Za-z_][A-Za-z0-9_]*: dims, flags and params appear in expressions and C++ templates.
 bool is_identifier(std::string_view name);
 
