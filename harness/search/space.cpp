@@ -11,7 +11,8 @@
 
 namespace ako::search {
 
-Space::Space(const task::TaskSpec& spec) : spec_(&spec), params_(spec.solution.params) {}
+Space::Space(const task::TaskSpec& spec)
+    : spec_(&spec), params_(spec.solution.params), variants_(task::variant_envs(spec)) {}
 
 uint64_t Space::size() const {
   uint64_t n = 1;
@@ -69,7 +70,7 @@ std::optional<std::string> launch_rejection(const std::vector<std::string>& expr
 std::optional<std::string> Space::rejection(const Params& params, const task::ShapeSpec& shape) const {
   // Validity must hold for every variant: a config class is chosen by dims (tune refuses a
   // choice that depends on flags or axes), and the tuner picks one point per shape for all.
-  for (const auto& flags : task::variant_envs(*spec_)) {
+  for (const auto& flags : variants_) {
     task::ExprEnv env;
     for (const auto& [k, v] : shape.dims) env[k] = v;
     for (const auto& [k, v] : flags) env[k] = v;

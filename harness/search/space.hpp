@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "task/expr.hpp"
 #include "task/spec.hpp"
 
 namespace ako::search {
@@ -38,6 +39,7 @@ class Space {
  private:
   const task::TaskSpec* spec_;
   std::vector<task::TunableParam> params_;
+  std::vector<task::ExprEnv> variants_;   // every flag and axis combination (task::variant_envs), once
 };
 
 // The points valid on every shape of a set, in enumeration order, and what was rejected.
