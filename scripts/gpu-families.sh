@@ -23,9 +23,17 @@ for t in $TASKS; do
   D="$OUT/$t"; mkdir -p "$D"
   if [ "${TUNE:-1}" = 1 ]; then
     step "$t: ako tune --strategy evolve --budget ${BUDGET:-30%} --time ${TUNE_TIME:-90} --write-config"
-    $B/ako tune task "$t" --strategy evolve --budget "${BUDGET:-30%}" --dtypes bf16 --trials 1 \
-      --time "${TUNE_TIME:-90}" --write-config --db "$D/tune.jsonl" --json "$D/tune.json" --no-progress > "$D/tune.txt" 2>&1
-    echo "tune rc $?" | tee -a "$S"; grep -E "^(wrote|TUNE|STOPPED)" "$D/tune.txt" | tee -a "$S"
+    tune() {
+      $B/ako tune task "$t" --strategy evolve --budget "${BUDGET:-30%}" --dtypes bf16 --trials 1 --time "${TUNE_TIME:-90}" \
+        --write-config --db "$D/tune.jsonl" --json "$D/tune.json" --no-progress "$@" > "$D/tune.txt" 2>&1
+    }
+    tune; rc=$?
+    # A config whose classes depend on axes is tuned one class per shape (ako says so, exit 2).
+    if [ $rc = 2 ] && grep -q -- "--classes shape" "$D/tune.txt"; then
+      echo "tune: the config's classes depend on axes; again with --classes shape" | tee -a "$S"
+      tune --classes shape; rc=$?
+    fi
+    echo "tune rc $rc" | tee -a "$S"; grep -E "^(wrote|TUNE|STOPPED|ako:)" "$D/tune.txt" | tee -a "$S"
     cp solution/"$t"/configs/device_name=*.json "$D/" 2>/dev/null
   fi
   step "$t: ako run"

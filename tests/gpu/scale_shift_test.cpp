@@ -65,8 +65,10 @@ TEST(ScaleShift, ACandidateIgnoringTheFrameIndexIsIncorrectOnEveryPerFrameCase) 
                                     (workspace() / "tests/tasks/broken/scale_shift_ignores_frame.cuh").string() + "'",
                                 json);
   EXPECT_EQ(r.status, 1) << r.output;
+  const auto j = read_json(json);
+  ASSERT_TRUE(j.contains("cases") && !j["cases"].empty()) << r.output;
   int per_frame = 0;
-  for (const auto& c : read_json(json)["cases"]) {
+  for (const auto& c : j["cases"]) {
     if (layout_of(c) == "bf1c") {
       ++per_frame;
       EXPECT_EQ(c["verdict"], "incorrect") << c.dump();
