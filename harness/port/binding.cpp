@@ -143,24 +143,145 @@ std::vector<const BufferSpec*> entry_tensors(const TaskSpec& s) {
   return out;
 }
 
-void check_dim_bound(const TaskSpec& s, const std::string& d) {
-  std::vector<std::string> optional;
-  for (const BufferSpec* b : entry_tensors(s)) {
-    if (std::find(b->shape.begin(), b->shape.end(), d) == b->shape.end()) continue;
-    if (presence_cpp(s, *b, "").empty()) return;
-    optional.push_back(b->name);
+bool mentions(const std::string& expr, const std::string& id) { return task::expr_identifiers(expr).count(id) > 0; }
+
+// A plain extent of a tensor the entry always takes: its TensorMatcher binds the dim.
+bool plain_always(const TaskSpec& s, const std::string& d) {
+  for (const BufferSpec* b : entry_tensors(s))
+    if (presence_cpp(s, *b, "").empty() && std::count(b->shape.begin(), b->shape.end(), d)) return true;
+  return false;
+}
+
+// What decides whether a tensor is passed: its present_if and, for a view, its storage's.
+std::vector<std::string> presence_exprs(const TaskSpec& s, const BufferSpec& b) {
+  std::vector<std::string> out;
+  if (!b.present_if.empty()) out.push_back(b.present_if);
+  if (b.view && !storage_of(s, b).present_if.empty() && &storage_of(s, b) != &b) out.push_back(storage_of(s, b).present_if);
+  return out;
+}
+
+// A flag or axis a dim's binding depends on: its values as the spec's expressions see them and
+// as the entry's template parameters spell them.
+struct VariantVar {
+  std::string name;
+  std::vector<std::pair<int64_t, std::string>> values;  // (value in an ExprEnv, C++ condition)
+};
+
+std::vector<VariantVar> variant_vars(const TaskSpec& s, const std::vector<std::string>& exprs, const std::string& q) {
+  auto named = [&](const std::string& n) {
+    return std::any_of(exprs.begin(), exprs.end(), [&](const std::string& e) { return mentions(e, n); });
+  };
+  std::vector<VariantVar> out;
+  for (const auto& f : s.flags)
+    if (named(f)) out.push_back({f, {{1, flag_param(f)}, {0, "!" + flag_param(f)}}});
+  for (const auto& a : s.axes) {
+    if (!named(a.name)) continue;
+    VariantVar v{a.name, {}};
+    for (const auto& x : a.strings) v.values.push_back({task::string_value(x), flag_param(a.name) + " == " + q + "ako_str_" + x});
+    for (int64_t x : a.integers) v.values.push_back({x, flag_param(a.name) + " == " + std::to_string(x)});
+    out.push_back(std::move(v));
   }
-  if (!optional.empty())
-    throw Error(fmt::format("tasks/{}/task.json: dim '{}' is an extent only of optional tensors ({}); when they are absent "
-                            "the ported host code cannot learn it: make it an extent of an always-present kernel argument",
-                            s.name, d, task::join_names(optional)));
-  throw Error(fmt::format("tasks/{}/task.json: dim '{}' is no extent of a tensor the ported entry point takes (an extent "
-                          "written as an expression such as '3 * {} * D' does not tell it), so the ported host code cannot "
-                          "learn it: make it an extent of a kernel argument (a view passed as its own tensor counts)",
-                          s.name, d, d));
+  return out;
+}
+
+std::string no_extent_error(const TaskSpec& s, const std::string& d, const std::string& where) {
+  return fmt::format("tasks/{}/task.json: dim '{}' is no extent of a tensor the ported entry point takes{} (an extent "
+                     "written as an expression such as '3 * {} * D' does not tell it), so the ported host code cannot "
+                     "learn it: make it an extent of a kernel argument (a view passed as its own tensor counts)",
+                     s.name, d, where, d);
 }
 
 }  // namespace
+
+std::vector<ConditionalDim> conditional_dims(const TaskSpec& s, const std::string& q) {
+  constexpr int64_t kProbe1 = 1000003, kProbe2 = 999983;
+  std::vector<ConditionalDim> out;
+  const std::vector<const BufferSpec*> tensors = entry_tensors(s);
+  for (const auto& d : s.dims) {
+    if (plain_always(s, d)) continue;
+    std::vector<std::string> exprs;
+    for (const BufferSpec* b : tensors)
+      for (const auto& e : b->shape)
+        if (mentions(e, d)) {
+          exprs.push_back(e);
+          for (const auto& p : presence_exprs(s, *b)) exprs.push_back(p);
+        }
+    if (exprs.empty()) throw Error(no_extent_error(s, d, ""));
+    const std::vector<VariantVar> vars = variant_vars(s, exprs, q);
+
+    // One outcome per assignment of the vars: the source (buffer, extent), or none (-1).
+    std::vector<std::pair<const BufferSpec*, size_t>> keys;  // distinct sources, in order of first use
+    std::vector<std::vector<std::string>> conds;             // per key (and last: none), the assignments' conditions
+    std::vector<std::string> unseen;
+    std::vector<size_t> at(vars.size(), 0);
+    for (bool more = true; more;) {
+      task::ExprEnv env;
+      for (size_t k = 0; k < s.dims.size(); ++k) env[s.dims[k]] = 10007 + 1009 * static_cast<int64_t>(k);
+      std::string cond;
+      for (size_t k = 0; k < vars.size(); ++k) {
+        env[vars[k].name] = vars[k].values[at[k]].first;
+        cond += (cond.empty() ? "" : " && ") + vars[k].values[at[k]].second;
+      }
+      auto value = [&](const std::string& e, int64_t probe) {
+        env[d] = probe;
+        return task::eval_int(e, env);
+      };
+      const BufferSpec* src = nullptr;
+      size_t src_index = 0;
+      std::string depends;
+      for (const BufferSpec* b : tensors) {
+        const auto pres = presence_exprs(s, *b);
+        if (!std::all_of(pres.begin(), pres.end(), [&](const std::string& p) { return task::eval_bool(p, env); })) continue;
+        for (size_t i = 0; i < b->shape.size(); ++i) {
+          if (!mentions(b->shape[i], d)) continue;
+          const int64_t v1 = value(b->shape[i], kProbe1), v2 = value(b->shape[i], kProbe2);
+          if (v1 == kProbe1 && v2 == kProbe2 && !src) src = b, src_index = i;
+          if (v1 != v2 && depends.empty()) depends = b->name + " extent " + std::to_string(i) + " '" + b->shape[i] + "'";
+        }
+      }
+      if (!src && !depends.empty())
+        throw Error(no_extent_error(s, d, cond.empty() ? "" : " where " + cond) + "; " + depends + " depends on it");
+      if (src) {
+        const auto key = std::make_pair(src, src_index);
+        const auto it = std::find(keys.begin(), keys.end(), key);
+        if (it == keys.end()) {
+          keys.push_back(key);
+          conds.push_back({cond});
+        } else {
+          conds[static_cast<size_t>(it - keys.begin())].push_back(cond);
+        }
+      } else {
+        unseen.push_back(cond);
+      }
+      more = false;
+      for (size_t k = vars.size(); k-- > 0;) {
+        if (++at[k] < vars[k].values.size()) {
+          more = true;
+          break;
+        }
+        at[k] = 0;
+      }
+    }
+    if (keys.empty()) throw Error(no_extent_error(s, d, ""));
+
+    ConditionalDim cd{d, {}};
+    auto joined = [](const std::vector<std::string>& cs) {
+      if (cs.size() == 1) return cs.front();
+      std::string o;
+      for (const auto& c : cs) o += (o.empty() ? "(" : " || (") + c + ")";
+      return o;
+    };
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const bool last = k + 1 == keys.size() && unseen.empty();
+      cd.sources.push_back({last ? "" : joined(conds[k]), keys[k].first->name, keys[k].second, keys[k].first->shape.size(),
+                            keys[k].first->shape[keys[k].second]});
+    }
+    if (!unseen.empty()) cd.sources.push_back({"", "", 0, 0, ""});
+    out.push_back(std::move(cd));
+  }
+  return out;
+}
+
 
 void check_bindable(const TaskSpec& s) {
   for (const auto& b : s.buffers) {
@@ -171,7 +292,7 @@ void check_bindable(const TaskSpec& s) {
                                 "ported code decides presence at compile time, from flags and axes only",
                                 s.name, b.name, b.present_if, id));
   }
-  for (const auto& d : s.dims) check_dim_bound(s, d);
+  conditional_dims(s, "");
 }
 
 }  // namespace ako::port

@@ -66,8 +66,34 @@ std::string python_template_args(const task::TaskSpec& spec);
 // parameters (a view: its own present_if and its storage's). `qualifier` as for element_type.
 std::string presence_cpp(const task::TaskSpec& spec, const task::BufferSpec& b, const std::string& qualifier);
 
+// A dim that no always-present tensor argument has as a plain extent (scale_shift's F, an extent
+// of scale only as `layout == 'bf1c' ? F : 1`) is learnt per variant, from the values of the
+// flags and axes its candidate extents and their tensors' presence depend on:
+//  - where a present tensor's extent is the dim itself, from that tensor's extent (the first in
+//    argument order): the source;
+//  - where no present tensor's extent depends on the dim at all, as 1: no tensor is shaped by it,
+//    so the op cannot see it (the kernel still gets a value: the neutral one);
+//  - where some extent depends on it but none is it (`3 * H * D` alone), it cannot be learnt:
+//    an error, as when no variant shows it at all.
+// "Is the dim" and "depends on it" are decided by evaluating the extent with two probe values of
+// the dim (the other dims fixed at other probes): exact for the extents specs write (dims,
+// constants, ?: over flags and axes).
+struct DimSource {
+  std::string condition;  // C++ over the entry's template parameters; "" when it always holds
+  std::string buffer;     // "" where no tensor is shaped by the dim: it is passed as 1
+  size_t index = 0;       // the extent of `buffer` that is the dim
+  size_t rank = 0;        // `buffer`'s number of extents
+  std::string extent;     // that extent as the spec writes it
+};
+struct ConditionalDim {
+  std::string dim;
+  std::vector<DimSource> sources;  // first whose condition holds wins; the last has none
+};
+// `qualifier` prefixes the string codes in the conditions ("<host_ns>::" in the entry struct).
+std::vector<ConditionalDim> conditional_dims(const task::TaskSpec& spec, const std::string& qualifier);
+
 // Throws ako::Error, naming the buffer or dim and the expression, for what the port cannot bind:
-// a present_if over dims, a dim that no always-present tensor argument has as an extent.
+// a present_if over dims, a dim that no variant lets the ported code learn (above).
 void check_bindable(const task::TaskSpec& spec);
 
 }  // namespace ako::port

@@ -34,6 +34,8 @@ std::string mirrored_header(const std::string& path, const std::string& commit, 
 
 }  // namespace
 
+bool is_python_kernel(const std::string& path) { return fs::path(path).extension() == ".py"; }
+
 MirrorResult mirror_kernel(const MirrorOptions& opt) {
   if (opt.compile_check) jit::check_arch(opt.arch);
   const task::TaskSpec spec = task::load_task(opt.workspace, opt.task);
@@ -62,6 +64,27 @@ MirrorResult mirror_kernel(const MirrorOptions& opt) {
 
   const std::string text = read_file(src);
   const fs::path name = fs::path(rel).filename();
+  const fs::path dir_rel = fs::path("input") / spec.name / "engine";
+  const fs::path verbatim_rel = dir_rel / (name.stem().string() + ".engine" + name.extension().string());
+  Provenance& p = r.provenance;
+  const fs::path prov_file = provenance_path(opt.workspace, spec.name);
+  if (const auto previous = load_provenance(prov_file)) p.ported = previous->ported;  // ako's writes stay ako's
+  p.task = spec.name;
+  p.engine_profile = r.profile.name;
+  p.engine_root = opt.engine.string();
+  p.mirrored_at = utc_now_iso8601();
+  p.mirrored = {rel, sha256_of(text), engine.head_oid};
+  p.verbatim_copy = verbatim_rel.string();
+
+  r.python_kernel = is_python_kernel(rel);
+  if (r.python_kernel) {
+    // Nothing to split or compile: the record (and the verbatim copy drift is diffed against) is
+    // all that port needs; the engine's kernel is timed from Python (bench/peers/<task>.py).
+    write_text(opt.workspace / verbatim_rel, text);
+    save_provenance(prov_file, p);
+    r.written = {verbatim_rel.string(), fs::relative(prov_file, opt.workspace).string()};
+    return r;
+  }
   r.split = split_cuh(text, r.profile.host_markers, r.profile.host_includes);
 
   // The device part compiles against the engine's own device headers, behind the profile's
@@ -80,22 +103,11 @@ MirrorResult mirror_kernel(const MirrorOptions& opt) {
   nvrtc_options.push_back("-I" + include_root.string());
   for (const auto& f : expand_nvrtc_flags(r.profile, opt.arch)) nvrtc_options.push_back(f);
 
-  const fs::path dir_rel = fs::path("input") / spec.name / "engine";
   const fs::path device_rel = dir_rel / name;
-  const fs::path verbatim_rel = dir_rel / (name.stem().string() + ".engine" + name.extension().string());
   write_text(opt.workspace / device_rel, mirrored_header(rel, engine.head_oid, r.profile.name) + r.split.device_text);
   write_text(opt.workspace / verbatim_rel, text);
   r.written = {device_rel.string(), verbatim_rel.string()};
 
-  Provenance& p = r.provenance;
-  const fs::path prov_file = provenance_path(opt.workspace, spec.name);
-  if (const auto previous = load_provenance(prov_file)) p.ported = previous->ported;  // ako's writes stay ako's
-  p.task = spec.name;
-  p.engine_profile = r.profile.name;
-  p.engine_root = opt.engine.string();
-  p.mirrored_at = utc_now_iso8601();
-  p.mirrored = {rel, sha256_of(text), engine.head_oid};
-  p.verbatim_copy = verbatim_rel.string();
   p.device_copy = device_rel.string();
   p.host_glue = r.split.host_glue;
   for (const auto& h : headers) p.engine_headers.push_back({h.path, sha256_of(h.text), engine.head_oid});

@@ -1,6 +1,6 @@
 #pragma once
 // `ako mirror`: bring the engine's current kernel into the workspace and record where it came
-// from. The engine file is kept verbatim (what drift checks diff against), its device part is
+// from (a kernel in Python is recorded only: is_python_kernel below). The engine file is kept verbatim (what drift checks diff against), its device part is
 // written in a form NVRTC compiles (host glue and host-only includes taken out, the host glue
 // described) against the engine's own device headers plus the profile's NVRTC overlays, and
 // solution/<task>/provenance.json records the engine commit, path and content hash, and those
@@ -33,7 +33,14 @@ struct MirrorResult {
   bool compiled = false;             // NVRTC accepted the device part (false when not checked)
   bool compile_checked = false;
   std::string compile_log;           // NVRTC's errors when it did not
+  bool python_kernel = false;        // the engine's kernel is Python: recorded only (is_python_kernel)
 };
+
+// An engine kernel written in Python (a Triton or CuTe DSL kernel, e.g. SGLang's LayerNorm
+// norm_infer): ako can neither compile nor run it, so mirror only records it (verbatim copy under
+// input/<task>/engine/, commit, hash) for port's drift check and the PR's "measured against"
+// line; no device part, no host glue, no NVRTC check. The task times it from Python.
+bool is_python_kernel(const std::string& engine_path);
 
 // Throws ako::Error (exit 2) for what stops it: no such task, profile or engine file, an engine
 // file with uncommitted changes (its provenance would name a commit that does not hold it).

@@ -112,6 +112,34 @@ std::string pointer_pass(const Ctx& c, const BufferSpec& b) {
   return cond.empty() ? p : cond + " ? " + p + " : nullptr";
 }
 
+// The dims no always-present tensor has as a plain extent, set before the matchers (which then
+// check them) from the extent that is the dim in this variant, else 1 (binding.hpp).
+std::string conditional_bindings(const Ctx& c) {
+  std::string out;
+  for (const ConditionalDim& d : conditional_dims(c.s, c.q)) {
+    out += fmt::format("    // {}: no always-present tensor has it as an extent; learnt for these template arguments.\n", d.dim);
+    std::string indent = "    ";
+    for (size_t i = 0; i < d.sources.size(); ++i) {
+      const DimSource& src = d.sources[i];
+      const bool branch = d.sources.size() > 1;
+      if (branch) {
+        out += i == 0 ? "    if constexpr (" + src.condition + ") {\n"
+                      : src.condition.empty() ? std::string("    } else {\n") : "    } else if constexpr (" + src.condition + ") {\n";
+        indent = "      ";
+      }
+      if (src.buffer.empty()) {
+        out += fmt::format("{}{}.set_value(1);  // no tensor is shaped by {} here: the op cannot see it\n", indent, d.dim, d.dim);
+      } else {
+        out += fmt::format("{0}RuntimeCheck({1}.dim() == {2}, \"{1}: must have {2} dimensions, got \", {1}.dim());\n", indent,
+                           src.buffer, src.rank);
+        out += fmt::format("{}{}.set_value({}.size({}));  // {}\n", indent, d.dim, src.buffer, src.index, escape(src.extent));
+      }
+    }
+    if (d.sources.size() > 1) out += "    }\n";
+  }
+  return out;
+}
+
 struct EntryBody {
   std::string run_sig;   // run()'s parameters
   std::string checks;    // the dims, the matchers, the deferred checks
@@ -137,6 +165,7 @@ EntryBody entry_body(const Ctx& c) {
     }
   }
   for (const auto& d : c.s.dims) e.checks += fmt::format("    auto {0} = SymbolicSize{{\"{0}\"}};\n", d);
+  e.checks += conditional_bindings(c);
   e.checks += matchers;
   if (!deferred.empty() || views_from_storage) {
     for (const auto& d : c.s.dims) e.checks += fmt::format("    [[maybe_unused]] const int64_t dim_{0} = {0}.unwrap();\n", d);

@@ -24,6 +24,11 @@ int mirror_command(const MirrorCommandOptions& opt) {
              r.profile.name, p.task);
   fmt::print("  sha256 {}\n", p.mirrored.sha256);
   for (const auto& w : r.written) fmt::print("  wrote {}\n", w);
+  if (r.python_kernel) {
+    fmt::print("  a Python kernel (Triton / CuTe DSL): recorded for port's drift check only; no device part, no host glue,\n"
+               "  nothing for NVRTC (time it from Python: bench/peers/{}.py)\n", p.task);
+    return kExitOk;
+  }
   if (r.split.host_glue.empty()) {
     fmt::print("  host glue: none found (no declaration names {})\n", fmt::join(r.profile.host_markers, ", "));
   } else {

@@ -142,6 +142,51 @@ TEST_F(Port, DryRunShowsTheDiffAndWritesNothing) {
   EXPECT_EQ(load_provenance(ws / "solution/rmsnorm/provenance.json")->ported.size(), 0u);
 }
 
+// The engine's kernel for a family may be Triton (SGLang's LayerNorm norm_infer): mirror records
+// it, with nothing to compile, and port ports beside it and still refuses when it changes.
+constexpr const char* kTritonPath = "python/sglang/jit_kernel/diffusion/norm_triton.py";
+constexpr const char* kTritonKernel = "import triton\n\n@triton.jit\ndef _norm_infer_kernel(x):\n    pass\n";
+
+TEST_F(Port, APythonEngineKernelIsRecordedOnlyAndGuardsThePortAgainstDrift) {
+  testing::write_text(engine / kTritonPath, kTritonKernel);
+  git(engine, "add -A");
+  git(engine, "commit -qm 'engine: a Triton norm'");
+  fs::remove(ws / "solution/rmsnorm/provenance.json");
+  MirrorOptions m;
+  m.workspace = ws;
+  m.engine = engine;
+  m.task = "rmsnorm";
+  m.path = kTritonPath;
+  const MirrorResult r = mirror_kernel(m);
+  EXPECT_TRUE(r.python_kernel);
+  EXPECT_FALSE(r.compile_checked);  // nothing for NVRTC, though compile_check was asked for
+  EXPECT_EQ(r.written, (std::vector<std::string>{"input/rmsnorm/engine/norm_triton.engine.py", "solution/rmsnorm/provenance.json"}));
+  EXPECT_FALSE(fs::exists(ws / "input/rmsnorm/engine/norm_triton.py"));  // no device part
+  const auto saved = load_provenance(ws / "solution/rmsnorm/provenance.json");
+  ASSERT_TRUE(saved);
+  EXPECT_EQ(saved->mirrored.path, kTritonPath);
+  EXPECT_EQ(saved->mirrored.sha256, sha256_of(kTritonKernel));
+  EXPECT_TRUE(saved->device_copy.empty());
+  EXPECT_TRUE(saved->host_glue.empty());
+  EXPECT_TRUE(saved->engine_headers.empty());
+  EXPECT_EQ(slurp(ws / saved->verbatim_copy), kTritonKernel);
+
+  const PortResult p = port_solution(options());
+  EXPECT_FALSE(p.unchanged);
+  EXPECT_TRUE(fs::exists(engine / kKernelPath));
+  EXPECT_NE(slurp(engine / kKernelPath).find("measured against the engine's " + std::string(kTritonPath)), std::string::npos);
+
+  git(engine, "add -A");
+  git(engine, "commit -qm 'ako port'");
+  testing::write_text(engine / kTritonPath, std::string(kTritonKernel) + "    # tuned\n");
+  git(engine, "commit -qam 'engine: change the Triton norm'");
+  const PortRefusal e = refusal([&] { port_solution(options()); });
+  EXPECT_EQ(e.problem, "drift");
+  std::string lines;
+  for (const auto& d : e.details) lines += d + "\n";
+  EXPECT_NE(lines.find("+    # tuned"), std::string::npos) << lines;
+}
+
 TEST_F(Port, DriftOfTheMirroredKernelIsRefusedWithTheLines) {
   std::string k = testing::kEngineKernel;
   k.replace(k.find("// One warp per row"), 19, "// One warp per row, now vectorised");

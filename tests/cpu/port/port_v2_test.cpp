@@ -292,6 +292,52 @@ __global__ void modulate(T* out, const T* x, const T* scale, int scale_rows, int
   EXPECT_TRUE(has(out, "blc: launch grid=16,1,1 block=64,1,1 smem=0 args=@0,@4096,@8192,8,8,64\n")) << out;
 }
 
+// F (frames) is an extent of scale and shift only where layout is bf1c ([B, F, 1, C]), as in
+// tasks/scale_shift: learnt there from scale's extent 1, passed as 1 where no tensor shows it.
+json frames_doc() {
+  json doc = base_doc("frames", {"B", "L", "C", "F"}, {"out", "x", "scale", "l", "c", "f"});
+  doc["axes"] = json::parse(R"([{"name": "layout", "values": ["bc", "bf1c"]}])");
+  doc["buffers"] = json::parse(R"([{"name": "x", "role": "in", "shape": ["B", "L", "C"]},
+    {"name": "scale", "role": "in", "shape": ["B", "layout == 'bf1c' ? F : 1", "1", "C"]},
+    {"name": "out", "role": "out", "shape": ["B", "L", "C"]}])");
+  doc["scalars"] = json::parse(R"([{"name": "l", "type": "i32", "value": "L"}, {"name": "c", "type": "i32", "value": "C"},
+    {"name": "f", "type": "i32", "value": "F"}])");
+  doc["solution"].update({{"kernel", "frames<{T}>"}, {"grid", {"B * L"}}, {"block", {"64"}}, {"constraints", {"L % F == 0"}}});
+  return doc;
+}
+
+constexpr const char* kFramesKernel = R"(template <typename T>
+__global__ void frames(T* out, const T* x, const T* scale, int l, int c, int f) {
+  const int b = blockIdx.x / l, frame = (blockIdx.x % l) / (l / f);
+  for (int i = threadIdx.x; i < c; i += blockDim.x) out[blockIdx.x * c + i] = T(float(x[blockIdx.x * c + i]) * float(scale[(b * f + frame) * c + i]));
+}
+)";
+
+TEST_F(PortV2, ADimShownOnlyUnderSomeAxisValuesIsLearntThereAndIsOneElsewhere) {
+  const auto r = render(spec_of(frames_doc(), std::string(kIncludes) + kFramesKernel));
+  EXPECT_TRUE(has(r.kernel, "    if constexpr (kLayout == ako_port_frames_host::ako_str_bf1c) {\n"
+                            "      RuntimeCheck(scale.dim() == 4, \"scale: must have 4 dimensions, got \", scale.dim());\n"
+                            "      F.set_value(scale.size(1));  // layout == 'bf1c' ? F : 1\n"
+                            "    } else {\n"
+                            "      F.set_value(1);  // no tensor is shaped by F here: the op cannot see it\n    }\n"))
+      << r.kernel;
+  REQUIRE_NVCC();
+  const std::string out = compile_and_run(r.kernel, R"(
+  using namespace ako_port_frames_host;
+  const auto out = T(0, {2, 6, 64}, kBf16), x = T(2048, {2, 6, 64}, kBf16);
+  attempt("bf1c F=3", [&] { AkoFramesKernel<ako_str_bf1c, __nv_bfloat16>::run(out, x, T(4096, {2, 3, 1, 64}, kBf16)); });
+  attempt("bf1c F=4", [&] { AkoFramesKernel<ako_str_bf1c, __nv_bfloat16>::run(out, x, T(4096, {2, 4, 1, 64}, kBf16)); });
+  attempt("bf1c 3-D scale", [&] { AkoFramesKernel<ako_str_bf1c, __nv_bfloat16>::run(out, x, T(4096, {2, 3, 64}, kBf16)); });
+  attempt("bc", [&] { AkoFramesKernel<ako_str_bc, __nv_bfloat16>::run(out, x, T(4096, {2, 1, 1, 64}, kBf16)); });
+  attempt("bc given frames", [&] { AkoFramesKernel<ako_str_bc, __nv_bfloat16>::run(out, x, T(4096, {2, 3, 1, 64}, kBf16)); });
+)");
+  EXPECT_TRUE(has(out, "bf1c F=3: launch grid=12,1,1 block=64,1,1 smem=0 args=@0,@2048,@4096,6,64,3\n")) << out;
+  EXPECT_TRUE(has(out, "bf1c F=4: error AkoFramesKernel: constraint 'L % F == 0' does not hold for this shape\n")) << out;
+  EXPECT_TRUE(has(out, "bf1c 3-D scale: error scale: must have 4 dimensions, got 3\n")) << out;
+  EXPECT_TRUE(has(out, "bc: launch grid=12,1,1 block=64,1,1 smem=0 args=@0,@2048,@4096,6,64,1\n")) << out;
+  EXPECT_TRUE(has(out, "bc given frames: error scale: extent 1 must be layout == 'bf1c' ? F : 1 = 1, got 3\n")) << out;
+}
+
 // q and k: views into the caller's packed qkv, updated in place, passed as strided tensors.
 TEST_F(PortV2, AViewIsAStridedTensorWithExactlyItsStrides) {
   json doc = base_doc("qk_norm", {"N", "H", "D"}, {"q", "k", "weight", "h", "d", "row", "eps"});
@@ -375,6 +421,14 @@ TEST_F(PortV2Refusal, ADimOnlyInsideAnExpressionCannotBeLearnt) {
   doc["buffers"] = json::parse(R"([{"name": "qkv", "role": "inout", "shape": ["N", "3 * H * D"]}])");
   const std::string e = error_of(doc);
   EXPECT_TRUE(has(e, "dim 'H' is no extent of a tensor the ported entry point takes")) << e;
+}
+
+TEST_F(PortV2Refusal, ADimThatShapesATensorButIsNoExtentUnderSomeAxisValueCannotBeLearnt) {
+  json doc = frames_doc();
+  doc["buffers"][1]["shape"] = {"B", "layout == 'bf1c' ? F : 2 * F", "1", "C"};
+  const std::string e = error_of(doc);
+  EXPECT_TRUE(has(e, "dim 'F' is no extent of a tensor the ported entry point takes where kLayout == ako_str_bc")) << e;
+  EXPECT_TRUE(has(e, "scale extent 1 'layout == 'bf1c' ? F : 2 * F' depends on it")) << e;
 }
 
 TEST_F(PortV2Refusal, APresenceOverADimIsRefused) {

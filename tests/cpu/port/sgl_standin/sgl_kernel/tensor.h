@@ -33,6 +33,11 @@ struct SymbolicSize {
     }
     RuntimeCheck(value_ == v, where, ": ", name_, " is ", value_, ", got ", v);
   }
+  void set_value(int64_t v) {  // as the real one: once
+    RuntimeCheck(!bound_, "size ", name_, " already set");
+    value_ = v;
+    bound_ = true;
+  }
 
  private:
   std::string name_;
