@@ -37,6 +37,18 @@ from peers import family as fam  # noqa: E402
 SCHEMA = "ako.peer_bench/1"
 
 
+def add_deps(folder):
+    """Put an unpacked scripts/fetch-sglang-deps.sh archive first on sys.path, with the folder
+    nvidia-cutlass-dsl's .pth file would add (its packages live under dsl_packages/)."""
+    site = pathlib.Path(folder).resolve()
+    if not site.is_dir():
+        sys.exit(f"peer_timing: --deps {folder}: no such folder")
+    for p in (site / "nvidia_cutlass_dsl" / "dsl_packages", site):
+        if p.is_dir():
+            sys.path.insert(0, str(p))
+    importlib.invalidate_caches()
+
+
 def task_path(task):
     p = pathlib.Path(task)
     if p.suffix == ".json" or p.is_file():
@@ -168,16 +180,20 @@ def run(spec, module, cases, peers, args):
             del got
             if bad:
                 entry.update(verdict="incorrect", reason=bad.pop("reason"), error=bad)
-                continue
+                if not args.time_incorrect:
+                    continue
             stats = timer.time(fn)
-            entry.update(verdict="correct", time=stats,
-                         gbps=row["bytes"] / (stats["median_us"] * 1e-6) / 1e9)
+            entry.update(time=stats, gbps=row["bytes"] / (stats["median_us"] * 1e-6) / 1e9)
+            entry.setdefault("verdict", "correct")
             if p.name.startswith("sglang") and sglang_loader.EINOPS_STOOD_IN:
                 entry["note"] = "einops not installed: ako's stand-in for its two view patterns was used"
         line = f"{c.label:<56} {row['bytes'] / 1e6:8.1f}"
         for p in peers:
             e = row["peers"][p.name]
-            line += f" {e['time']['median_us']:20.2f}" if e.get("time") else f" {e['verdict']:>20}"
+            if e.get("time"):
+                line += f" {e['time']['median_us']:19.2f}" + ("*" if e["verdict"] != "correct" else " ")
+            else:
+                line += f" {e['verdict']:>20}"
         print(line, flush=True)
         results.append(row)
         del tensors, want
@@ -189,6 +205,8 @@ def run(spec, module, cases, peers, args):
                 reasons.setdefault((name, e["verdict"], e.get("reason", "")), []).append(r["label"])
     for (name, verdict, reason), labels in reasons.items():
         print(f"# {name}: {verdict} on {len(labels)} case(s): {reason}")
+    if any(e.get("time") and e["verdict"] != "correct" for r in results for e in r["peers"].values()):
+        print("# *: timed with --time-incorrect although outside the task's tolerance")
     if args.json:
         doc = {"schema": SCHEMA, "task": spec["name"], "device": props.name, "torch": torch.__version__,
                "versions": _versions(), "sglang": sglang_loader.VERSION, "l2": "hot" if args.hot else "cold",
@@ -221,8 +239,15 @@ def main(argv=None):
     ap.add_argument("--hot", action="store_true", help="keep L2 warm (no flush between samples)")
     ap.add_argument("--timer", choices=["profiler", "events"], default="profiler",
                     help="profiler: CUPTI kernel time via torch.profiler (as ako); events: CUDA events")
+    ap.add_argument("--time-incorrect", action="store_true",
+                    help="time a peer even where its output is outside the task's tolerance (its verdict stays "
+                         "'incorrect'); by default such a peer is reported, not timed")
     ap.add_argument("--dry-run", action="store_true", help="list the cases and which peers would run; no torch needed")
+    ap.add_argument("--deps", help="a folder of Python packages to import first: the unpacked "
+                    "scripts/fetch-sglang-deps.sh archive (nvidia-cutlass-dsl, apache-tvm-ffi)")
     args = ap.parse_args(argv)
+    if args.deps:
+        add_deps(args.deps)
     if args.samples < 50:
         ap.error("--samples must be at least 50")
     try:

@@ -31,7 +31,7 @@ def peer_cases(doc):
         for c in cases:
             row = {}
             for n, e in c["peers"].items():
-                row[n] = {"median_us": e["time"]["median_us"]} if e.get("time") else e
+                row[n] = {"median_us": e["time"]["median_us"], "verdict": e.get("verdict")} if e.get("time") else e
             out[case_key(c["shape"], c["dtype"], c["flags"], c["axes"])] = row
         return out, names
     # ako.torch_bench/1 (bench/torch_rmsnorm.py before peer_timing): torch's rms_norm only
@@ -108,7 +108,8 @@ def main():
             if e and "median_us" in e:
                 us = e["median_us"]
                 pct = c["bytes"] / (us * 1e-6) / 1e9 / bw * 100
-                line += f" {us:>17.2f} {pct:>6.1f} {us / sol:>6.2f}x"
+                mark = "*" if e.get("verdict") not in (None, "correct") else " "
+                line += f" {us:>16.2f}{mark} {pct:>6.1f} {us / sol:>6.2f}x"
                 if us <= sol:
                     slower.append(f"{labels[id(c)]} ({n})")
                 elif n != "torch" and pct < 90 and us / sol < 1.1:
@@ -124,9 +125,11 @@ def main():
     notes = {}
     for row in peers.values():
         for n, e in row.items():
-            if e and "median_us" not in e and e.get("verdict") not in (None, "correct"):
+            if e and e.get("verdict") not in (None, "correct"):
                 notes.setdefault((n, e["verdict"], e.get("reason", "")), 0)
                 notes[(n, e["verdict"], e.get("reason", ""))] += 1
+    if any(e and "median_us" in e and e.get("verdict") not in (None, "correct") for r in peers.values() for e in r.values()):
+        print("*: timed although outside the task's tolerance (peer_timing --time-incorrect)")
     for (n, v, r), k in sorted(notes.items()):
         print(f"{n}: {v} on {k} case(s): {r}")
 

@@ -17,11 +17,14 @@ def compare(case, bound, got, want):
         g = g.reshape(-1).double()
         w = w.reshape(-1)
         diff = (g - w).abs()
-        bad = ~(diff <= atol + rtol * w.abs())  # NaN compares false: bad
+        allowed = atol + rtol * w.abs()
+        bad = ~(diff <= allowed)  # NaN compares false: bad
         n_bad = int(bad.sum())
         if n_bad:
             finite = torch.isfinite(g)
-            worst = int(torch.where(finite, diff, torch.full_like(diff, float("inf"))).argmax())
+            # the worst element is the one furthest outside its bound (a non-finite one first)
+            excess = torch.where(finite, diff - allowed, torch.full_like(diff, float("inf")))
+            worst = int(excess.argmax())
             return {"reason": f"'{name}': {n_bad} of {g.numel()} elements outside atol {atol:g} + rtol {rtol:g}",
                     "buffer": name, "mismatches": n_bad, "checked": g.numel(),
                     "nonfinite": int((~finite).sum()), "max_abs": float(diff[finite].max()) if finite.any() else None,

@@ -40,7 +40,8 @@ class DryRunTest(unittest.TestCase):
     def test_refusals(self):
         for argv, msg in ((["nosuchtask"], "No such file|no such|nosuchtask"),
                           (["rmsnorm", "--peers", "nope"], "no peer nope"),
-                          (["rmsnorm", "--shapes", "nope"], 'no shape "nope"')):
+                          (["rmsnorm", "--shapes", "nope"], 'no shape "nope"'),
+                          (["rmsnorm", "--deps", "/no/such/folder"], "--deps /no/such/folder: no such folder")):
             with self.assertRaisesRegex(SystemExit, msg):
                 with contextlib.redirect_stdout(io.StringIO()):
                     peer_timing.main(argv + ["--dry-run"])
