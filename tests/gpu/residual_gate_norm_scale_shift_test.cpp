@@ -1,0 +1,38 @@
+// `ako run task residual_gate_norm_scale_shift` on a real GPU: both outputs correct on every
+// compare case, every reference meets its fp64 oracle (residual_out rounded before the norm); a
+// candidate that reads every [B, F, 1, C] tensor at frame 0 is incorrect exactly where the gate
+// or the modulation is per frame with F > 1 (Wan), and correct elsewhere.
+#include "norm_fusion_gpu_support.hpp"
+
+namespace ako::gputest {
+namespace {
+
+TEST(ResidualGateNormScaleShift, EveryCaseIsCorrectAndTheReferenceMeetsItsOracle) {
+  AKO_REQUIRE_GPU();
+  const auto [compares, checks] = norm_fusion::expect_all_correct("residual_gate_norm_scale_shift");
+  EXPECT_EQ(compares, 162);     // context/residual_gate_norm_scale_shift.md: 79 per bf16 / fp16, 4 fp32
+  EXPECT_EQ(checks, 4 * 132);
+}
+
+TEST(ResidualGateNormScaleShift, FrameBlindGateMakesResidualOutIncorrect) {
+  AKO_REQUIRE_GPU();
+  const int caught = norm_fusion::expect_frame_blind_caught(
+      "residual_gate_norm_scale_shift",
+      [](const nlohmann::json& c) { return c["axes"]["gate"] == "bf1c" && c["dims"]["F"].get<int>() > 1; },
+      "residual_out");
+  EXPECT_EQ(caught, 4);  // Wan's self-attention residual norm (gate per frame): two shapes, bf16 and fp16
+}
+
+TEST(ResidualGateNormScaleShift, FrameBlindModulationMakesYIncorrect) {
+  AKO_REQUIRE_GPU();
+  const int caught = norm_fusion::expect_frame_blind_caught(
+      "residual_gate_norm_scale_shift",
+      [](const nlohmann::json& c) {
+        return c["dims"]["F"].get<int>() > 1 && (c["axes"]["layout"] == "bf1c" || c["axes"]["gate"] == "bf1c");
+      },
+      "y");
+  EXPECT_EQ(caught, 8);  // the four above and Wan's cross-attention residual norm (scale / shift per frame)
+}
+
+}  // namespace
+}  // namespace ako::gputest
