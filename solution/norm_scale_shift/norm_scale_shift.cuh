@@ -238,12 +238,14 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 
   __shared__ float warp_sums[2][BLOCK / 32];
   const int lane = threadIdx.x % TPR;
-  const long long token = static_cast<long long>(blockIdx.x) * ROWS_PER_BLOCK + threadIdx.x / TPR;
+  // Token indices fit in 32 bits (B * L < 2^31; the elements need not): a 64-bit division is
+  // a subroutine call, and its calling convention makes ptxas spill around it.
+  const int token = static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK + static_cast<int>(threadIdx.x) / TPR;
   // Tail tokens of the last block touch no memory but take part in the reductions' barriers.
-  const bool token_ok = token < static_cast<long long>(B) * L;
-  const int b = static_cast<int>(token / L), l = static_cast<int>(token % L);
+  const bool token_ok = token < B * L;
+  const int b = token / L, l = token % L;
   const int n_chunks = C / VEC;
-  const long long base = token * C;
+  const long long base = static_cast<long long>(token) * C;
 
   // 1. The token's row into registers (residual: residual_out computed, rounded and stored).
   Frag<T, VEC> v[CHUNKS];

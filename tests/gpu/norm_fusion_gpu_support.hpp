@@ -32,7 +32,7 @@ inline std::pair<int, int> expect_all_correct(const std::string& task) {
   return {compares, checks};
 }
 
-// The frame-blind candidate: incorrect, naming each buffer in `wrong_buffers`, on the compare
+// The frame-blind candidate: incorrect, naming `wrong_buffer`, on the compare
 // cases `per_frame(case)` selects; correct on every other. Returns how many it caught.
 template <typename PerFrame>
 int expect_frame_blind_caught(const std::string& task, PerFrame per_frame, const std::string& wrong_buffer) {

@@ -48,9 +48,7 @@ TEST(NormScaleShiftTask, CompareCasesAreEveryCombinationOnTheBatchedTextShapeAnd
   const auto counts = compare_counts(cases);
   for (const auto& [shape, n] : per_dtype)
     for (const char* dtype : {"bf16", "fp16"}) EXPECT_EQ(counts.at(shape + " " + dtype), n) << shape << " " << dtype;
-  EXPECT_EQ(counts.at("text-512-cfg fp32"), 24) << "fp32: every combination with mod_dtype=same";
-  EXPECT_EQ(cases.size(), 2u * 59 + 24);
-  EXPECT_LE(cases.size(), 160u);
+  EXPECT_EQ(cases.size(), 2u * 59);
   // The model sites, by label (flags, then axes, in name order).
   for (const char* label : {"flux2-single bf16 noaffine layout=bc mod_dtype=same norm=layer",
                             "hunyuan-720p fp16 noaffine layout=bc mod_dtype=same norm=layer",
@@ -68,11 +66,12 @@ TEST(NormScaleShiftTask, CheckShapesRunEveryCombination) {
   for (const auto& c : cases)
     if (c.kind == "reference_check") ++checks[c.shape->name];
   ASSERT_EQ(checks.size(), 4u);
-  for (const auto& [shape, n] : checks) EXPECT_EQ(n, 48 + 48 + 24) << shape;  // bf16, fp16, fp32 (mod_dtype same)
-  const Case& c = find_case(cases, "check-2x6x40-f3 fp32 affine layout=bf1c mod_dtype=same norm=rms");
+  for (const auto& [shape, n] : checks) EXPECT_EQ(n, 2 * 48) << shape;  // bf16 and fp16
+  const Case& c = find_case(cases, "check-2x6x40-f3 fp16 affine layout=bf1c mod_dtype=fp32 norm=rms");
   ASSERT_TRUE(c.oracle);
   EXPECT_EQ(c.oracle->name_expression, "norm_scale_shift_oracle<Norm::rms, Layout::bf1c, true>");
-  EXPECT_EQ(c.reference.name_expression, "norm_scale_shift_reference<float, float, Norm::rms, Layout::bf1c, true>");
+  EXPECT_EQ(c.reference.name_expression, "norm_scale_shift_reference<__half, float, Norm::rms, Layout::bf1c, true>");
+  EXPECT_EQ(buffer(c, "scale").extents, (std::vector<int64_t>{2, 3, 1, 40}));
 }
 
 TEST(NormScaleShiftTask, WanPerFrameCaseHasItsKernelsAndHonestBytes) {
@@ -136,6 +135,8 @@ TEST(NormScaleShiftTask, FrameBlindBrokenCandidateIsADropIn) {
       kRepo);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
+  // Passes the static checks, so the GPU test's verdicts are about its values, not a refusal.
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
 }
 
 }  // namespace

@@ -52,9 +52,7 @@ TEST(ResidualGateNormScaleShiftTask, CompareCasesAreTheBranchesOnTheBatchedTextS
   const auto counts = compare_counts(cases);
   for (const auto& [shape, n] : per_dtype)
     for (const char* dtype : {"bf16", "fp16"}) EXPECT_EQ(counts.at(shape + " " + dtype), n) << shape << " " << dtype;
-  EXPECT_EQ(counts.at("text-512-cfg fp32"), 4) << "fp32: both norms, affine or not, per-batch everything";
-  EXPECT_EQ(cases.size(), 2u * 79 + 4);
-  EXPECT_LE(cases.size(), 165u);
+  EXPECT_EQ(cases.size(), 2u * 79);
   // Axes in name order: gate, layout, mod_dtype, norm.
   for (const char* label : {"flux1-single bf16 noaffine gate=bc layout=bc mod_dtype=same norm=layer",
                             "wan14b-480p bf16 affine gate=bf1c layout=scalar mod_dtype=fp32 norm=layer",
@@ -77,7 +75,7 @@ TEST(ResidualGateNormScaleShiftTask, TheOracleRoundsResidualOutToTheCaseDtype) {
   for (const auto& c : cases)
     if (c.kind == "reference_check") ++checks[c.shape->name];
   ASSERT_EQ(checks.size(), 4u);
-  for (const auto& [shape, n] : checks) EXPECT_EQ(n, 64 + 64 + 4) << shape;
+  for (const auto& [shape, n] : checks) EXPECT_EQ(n, 2 * 64) << shape;  // bf16 and fp16
   const Case& c = find_case(cases, "check-2x6x40-f3 fp16 noaffine gate=bf1c layout=bc mod_dtype=fp32 norm=rms");
   ASSERT_TRUE(c.oracle);
   EXPECT_EQ(c.oracle->name_expression,
@@ -120,6 +118,8 @@ TEST(ResidualGateNormScaleShiftTask, FrameBlindBrokenCandidateIsADropIn) {
       kRepo);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
+  // Passes the static checks, so the GPU test's verdicts are about its values, not a refusal.
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
 }
 
 }  // namespace

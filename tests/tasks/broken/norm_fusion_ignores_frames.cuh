@@ -41,10 +41,10 @@ __device__ void rows(T* y, T* residual_out, const T* in, const T* x, const S* ga
                      const S* scale, const S* shift, int B, int L, int C, int F, float eps) {
   __shared__ float partial[1024];
   for (int r = 0; r < RPB; ++r) {
-    const long long token = static_cast<long long>(blockIdx.x) * RPB + r;
-    if (token >= static_cast<long long>(B) * L) return;  // uniform over the block
-    const int b = static_cast<int>(token / L), l = static_cast<int>(token % L);
-    const long long row = token * C;
+    const int token = static_cast<int>(blockIdx.x) * RPB + r;
+    if (token >= B * L) return;  // uniform over the block
+    const int b = token / L, l = token % L;
+    const long long row = static_cast<long long>(token) * C;
     const T* src = in + row;
     if (RESIDUAL) {
       for (int c = threadIdx.x; c < C; c += BLOCK) {
