@@ -213,8 +213,8 @@ __device__ __forceinline__ float row_sum(float v, float* warp_sums) {
   return v;
 }
 
-// The per-chunk broadcast inputs of the output pass.
-template <typename T, typename S, int VEC, Layout MOD, bool AFFINE, bool BIAS> struct OutputInputs {
+// The per-chunk broadcast inputs of the output pass (the absent ones are never set nor read).
+template <typename T, typename S, int VEC> struct OutputInputs {
   Frag<T, VEC> w, b;
   Frag<S, VEC> scale, shift;
 };
@@ -280,7 +280,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 
   // 2. Broadcast inputs of the output pass, before the reductions when EARLY_MOD.
   const Modulation<S, VEC, MOD> sc(scale, b, l, L, C, F), sh(shift, b, l, L, C, F);
-  OutputInputs<T, S, VEC, MOD, AFFINE, kBias> in[CHUNKS];
+  OutputInputs<T, S, VEC> in[CHUNKS];
   auto load_inputs = [&](int k) {
     const int col = (lane + k * TPR) * VEC;
     if constexpr (AFFINE) in[k].w = load<T, VEC>(weight + col);
