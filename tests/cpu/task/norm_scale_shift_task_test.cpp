@@ -38,17 +38,18 @@ TEST(NormScaleShiftTask, LoadsWithItsAxes) {
   EXPECT_EQ(spec().shapes.size(), 10u);
 }
 
-// Every combination (2 norms x 6 layouts x 2 mod dtypes x affine or not = 48) on text-512-cfg,
-// the model sites on the rest: AdaLN (1), Wan (bc and bf1c, 2), LTX (1), Z-Image (1).
+// Every combination (2 norms x 6 layouts x 2 mod dtypes x affine or not = 48) on text-512-cfg
+// but the per-frame ones (F = 1 there: bf1c is bc), which all run on wan13b-480p; the model
+// sites on the rest: AdaLN (1), Wan (bc and bf1c, 2), LTX (1), Z-Image (1).
 TEST(NormScaleShiftTask, CompareCasesAreEveryCombinationOnTheBatchedTextShapeAndModelSitesElsewhere) {
   const auto cases = expand_cases(spec(), {}, {}, false);
   const std::map<std::string, int> per_dtype = {
-      {"text-512", 1},     {"text-512-cfg", 48}, {"flux1-single", 1}, {"flux2-single", 1}, {"qwen-image", 1},
-      {"zimage", 1},       {"ltx-video", 1},     {"wan13b-480p", 2},  {"wan14b-480p", 2},  {"hunyuan-720p", 1}};
+      {"text-512", 1},     {"text-512-cfg", 40}, {"flux1-single", 1}, {"flux2-single", 1}, {"qwen-image", 1},
+      {"zimage", 1},       {"ltx-video", 1},     {"wan13b-480p", 9},  {"wan14b-480p", 2},  {"hunyuan-720p", 1}};
   const auto counts = compare_counts(cases);
   for (const auto& [shape, n] : per_dtype)
     for (const char* dtype : {"bf16", "fp16"}) EXPECT_EQ(counts.at(shape + " " + dtype), n) << shape << " " << dtype;
-  EXPECT_EQ(cases.size(), 2u * 59);
+  EXPECT_EQ(cases.size(), 2u * 58);
   // The model sites, by label (flags, then axes, in name order).
   for (const char* label : {"flux2-single bf16 noaffine layout=bc mod_dtype=same norm=layer",
                             "hunyuan-720p fp16 noaffine layout=bc mod_dtype=same norm=layer",
@@ -56,17 +57,21 @@ TEST(NormScaleShiftTask, CompareCasesAreEveryCombinationOnTheBatchedTextShapeAnd
                             "wan14b-480p bf16 noaffine layout=bc mod_dtype=fp32 norm=layer",
                             "ltx-video bf16 noaffine layout=blc mod_dtype=same norm=rms",
                             "zimage fp16 affine layout=bc mod_dtype=same norm=rms",
-                            "text-512-cfg bf16 affine layout=scalar mod_dtype=fp32 norm=layer"})
+                            "text-512-cfg bf16 affine layout=scalar mod_dtype=fp32 norm=layer",
+                            "wan13b-480p fp16 affine layout=bf1c mod_dtype=same norm=rms"})
     EXPECT_NO_THROW(find_case(cases, label)) << label;
+  EXPECT_THROW(find_case(cases, "text-512-cfg bf16 noaffine layout=bf1c mod_dtype=same norm=layer"), std::runtime_error)
+      << "per-frame with F = 1 repeats bc";
 }
 
-TEST(NormScaleShiftTask, CheckShapesRunEveryCombination) {
+TEST(NormScaleShiftTask, CheckShapesRunEveryCombinationWithFrames) {
   const auto cases = expand_cases(spec(), {}, {}, true);
   std::map<std::string, int> checks;
   for (const auto& c : cases)
     if (c.kind == "reference_check") ++checks[c.shape->name];
   ASSERT_EQ(checks.size(), 4u);
-  for (const auto& [shape, n] : checks) EXPECT_EQ(n, 2 * 48) << shape;  // bf16 and fp16
+  for (const auto& [shape, n] : checks)  // bf16 and fp16; per-frame only where F > 1
+    EXPECT_EQ(n, shape == "check-1x5x37" ? 2 * 40 : 2 * 48) << shape;
   const Case& c = find_case(cases, "check-2x6x40-f3 fp16 affine layout=bf1c mod_dtype=fp32 norm=rms");
   ASSERT_TRUE(c.oracle);
   EXPECT_EQ(c.oracle->name_expression, "norm_scale_shift_oracle<Norm::rms, Layout::bf1c, true>");
@@ -96,14 +101,16 @@ TEST(NormScaleShiftTask, BytesCountEachBroadcastFormAtItsOwnSize) {
   const auto cases = expand_cases(spec(), {}, {}, false);
   const double xy = 2.0 * 2 * 512 * 3072 * 2;  // text-512-cfg, bf16
   const std::map<std::string, double> mod_elems = {{"scalar", 1},           {"c", 3072},     {"bc", 2 * 3072},
-                                                   {"lc", 512.0 * 3072},    {"blc", 2.0 * 512 * 3072},
-                                                   {"bf1c", 2 * 1 * 3072}};
+                                                   {"lc", 512.0 * 3072},    {"blc", 2.0 * 512 * 3072}};
   for (const auto& [layout, n] : mod_elems) {
+    if (layout == "bf1c") continue;  // not on text-512-cfg (F = 1); below on wan13b-480p
     const Case& c = find_case(cases, "text-512-cfg bf16 affine layout=" + layout + " mod_dtype=fp32 norm=layer");
     EXPECT_DOUBLE_EQ(c.bytes, xy + 2 * 3072 * 2 + 2 * n * 4) << layout;  // weight + bias bf16, scale + shift fp32
     const Case& rms = find_case(cases, "text-512-cfg bf16 affine layout=" + layout + " mod_dtype=same norm=rms");
     EXPECT_DOUBLE_EQ(rms.bytes, xy + 3072 * 2 + 2 * n * 2) << layout;  // RMSNorm: weight only
   }
+  const Case& frames = find_case(cases, "wan13b-480p bf16 affine layout=bf1c mod_dtype=same norm=layer");
+  EXPECT_DOUBLE_EQ(frames.bytes, 2.0 * 32760 * 1536 * 2 + 2 * 1536 * 2 + 2 * 21.0 * 1536 * 2);
   const Case& plain = find_case(cases, "text-512-cfg bf16 noaffine layout=bc mod_dtype=same norm=rms");
   EXPECT_FALSE(buffer(plain, "weight").present);
   EXPECT_FALSE(buffer(plain, "bias").present);
