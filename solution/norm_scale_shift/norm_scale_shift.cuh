@@ -21,12 +21,14 @@
 // registers, packed in T, for both reduction passes and the output pass.
 // - The residual variant keeps residual_out as stored (rounded to T): exactly the value the
 //   norm must see, in half the registers of fp32.
-// - scale / shift / weight / bias (and gate) are small broadcast tensors that L2 serves; they
-//   are loaded through the read-only path after the reductions (EARLY_MOD = 0, fewer
-//   registers) or before them (EARLY_MOD = 1, their latency hidden behind the reductions).
-//   Per-token modulation ([B,L,C]) is a stream as large as x and is loaded evict-first.
+// - scale / shift / weight / bias are small broadcast tensors that L2 serves; they are loaded
+//   through the read-only path after the reductions (EARLY_MOD = 0, fewer registers) or before
+//   them (EARLY_MOD = 1, their latency hidden behind the reductions). The gate is needed
+//   first and comes with residual and x. Per-token modulation ([B,L,C]) is a stream as large
+//   as x and is loaded evict-first, like x and residual.
 // - Stores are streaming (st.global.cs): nothing reads y or residual_out again here.
-// Requirements: C % VEC == 0, every pointer aligned to VEC elements of its type.
+// Requirements: C % VEC == 0, every pointer aligned to VEC elements of its type, B * L < 2^31.
+// T may be bf16, fp16 or fp32 (the tasks run bf16 and fp16); S (scale, shift, gate) T or fp32.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

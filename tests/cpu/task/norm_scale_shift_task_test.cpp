@@ -146,5 +146,15 @@ TEST(NormScaleShiftTask, FrameBlindBrokenCandidateIsADropIn) {
   EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
 }
 
+// fp32 is not run (context/norm_scale_shift.md), but every kernel takes T = float: it compiles and
+// passes the static checks, so a later `when` over the dtype can switch it on.
+TEST(NormScaleShiftTask, Fp32CasesCompileForSm90aWithoutSpills) {
+  const auto r = testing::norm_fusion::compile_fp32("norm_scale_shift", "wan13b-480p,zimage");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "<float, float, Norm::")) << r.out;
+}
+
 }  // namespace
 }  // namespace ako::task

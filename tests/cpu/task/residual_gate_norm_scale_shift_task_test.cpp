@@ -126,5 +126,15 @@ TEST(ResidualGateNormScaleShiftTask, FrameBlindBrokenCandidateIsADropIn) {
   EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
 }
 
+// fp32 is not run (context/residual_gate_norm_scale_shift.md), but every kernel takes T = float: it compiles and
+// passes the static checks, so a later `when` over the dtype can switch it on.
+TEST(ResidualGateNormScaleShiftTask, Fp32CasesCompileForSm90aWithoutSpills) {
+  const auto r = testing::norm_fusion::compile_fp32("residual_gate_norm_scale_shift", "wan13b-480p,ltx-video");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "<float, float, Norm::")) << r.out;
+}
+
 }  // namespace
 }  // namespace ako::task
