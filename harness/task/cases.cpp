@@ -470,6 +470,29 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
   return c;
 }
 
+// The spec's top-level `when`: does this combination run on this shape at all? The dtype is
+// not in it (every dtype of a shape runs the same combinations).
+bool selected(const TaskSpec& spec, const ShapeSpec& shape, const Variant& v) {
+  if (spec.when.empty()) return true;
+  const std::string label = make_label(shape.name, spec.dtypes.front(), v.flags, v.axes);
+  return eval_field(spec, "when", spec.when, case_env(shape, v), label) != 0;
+}
+
+// The combinations a shape runs; a compare shape left with none is a spec error (its name in
+// `shapes` would otherwise be silently ignored).
+std::vector<const Variant*> shape_variants(const TaskSpec& spec, const ShapeSpec& shape,
+                                           const std::vector<Variant>& combos, bool compare) {
+  std::vector<const Variant*> out;
+  for (const Variant& v : combos)
+    if (selected(spec, shape, v)) out.push_back(&v);
+  if (out.empty() && compare)
+    throw SpecError(spec.file.string(), "when",
+                    fmt::format("expected at least one case on shape \"{}\", but \"{}\" is false for every "
+                                "combination of flags and axes there",
+                                shape.name, spec.when));
+  return out;
+}
+
 }  // namespace
 
 std::string Case::label() const { return label_text; }
@@ -489,13 +512,17 @@ std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter, c
   const auto combos = variants(spec);
 
   std::vector<Case> cases;
-  for (const ShapeSpec* shape : shapes)
+  for (const ShapeSpec* shape : shapes) {
+    const auto chosen = shape_variants(spec, *shape, combos, true);
     for (DType dtype : dtypes)
-      for (const Variant& v : combos) cases.push_back(make_case(spec, *shape, dtype, v, true, overrides));
+      for (const Variant* v : chosen) cases.push_back(make_case(spec, *shape, dtype, *v, true, overrides));
+  }
   if (with_checks)
-    for (const ShapeSpec& shape : spec.check_shapes)
+    for (const ShapeSpec& shape : spec.check_shapes) {
+      const auto chosen = shape_variants(spec, shape, combos, false);
       for (DType dtype : dtypes)
-        for (const Variant& v : combos) cases.push_back(make_case(spec, shape, dtype, v, false, overrides));
+        for (const Variant* v : chosen) cases.push_back(make_case(spec, shape, dtype, *v, false, overrides));
+    }
   return cases;
 }
 

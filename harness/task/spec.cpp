@@ -320,7 +320,7 @@ TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file
   if (schema == "ako.task/1") refuse_version_1(top["schema"]);
   if (schema != kTaskSchema) top["schema"].fail(fmt::format("expected \"{}\", got \"{}\"", kTaskSchema, schema));
   top.only_keys({"schema", "name", "description", "dims", "dtypes", "flags", "axes", "trials", "tolerance", "buffers",
-                 "scalars", "reference", "oracle", "solution", "baselines", "shapes", "check_shapes", "port"});
+                 "scalars", "reference", "oracle", "solution", "baselines", "shapes", "check_shapes", "port", "when"});
   spec.name = top["name"].non_empty_string();
   if (top["description"].present()) spec.description = top["description"].string();
 
@@ -335,6 +335,12 @@ TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file
     spec.trials = static_cast<int>(trials);
   }
   spec.tolerance = parse_tolerance(top["tolerance"], spec.dtypes);
+  if (top["when"].present()) {
+    spec.when = top["when"].non_empty_string();
+    const auto known = expression_names(spec);
+    check_expression(top["when"], spec.when, known,
+                     "a boolean expression over " + join_names(identifiers_only(known)));
+  }
 
   spec.buffers = parse_buffers(top["buffers"], spec);
   spec.scalars = parse_scalars(top["scalars"], spec, expression_names(spec));

@@ -127,6 +127,9 @@ struct TaskSpec {
   std::vector<DType> dtypes;
   std::vector<std::string> flags;        // boolean variant axes, e.g. {"weight"}
   std::vector<model::Axis> axes;         // typed variant axes (string or integer values)
+  // Boolean expression over dims, flags and axes; the combinations where it is false are not
+  // cases (empty: every combination is one). tasks/README.md, "Which combinations run".
+  std::string when;
   std::vector<ShapeSpec> shapes;         // the benchmark shape set
   std::vector<ShapeSpec> check_shapes;   // small shapes where the reference meets the fp64 oracle
   std::vector<BufferSpec> buffers;

@@ -132,7 +132,7 @@ std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<Ti
   L2Flush* flush = opt.hot ? nullptr : flush_.get();
   // Warm-up shared by the kernels (each launched at least warmup_runs times, warmup_ms in all),
   // then until the clock has ramped.
-  const int warmup = warm_up_interleaved(kernels, stream, opt, flush);
+  const int warmup = warm_up_interleaved(kernels, stream, warm_up_options(opt), flush);
   ramp_clock(kernels, stream, flush);
 
   // Forget the warm-up's records and everything launched before (validation kernels).
@@ -182,6 +182,7 @@ std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<Ti
     out.push_back(std::move(stats));
   }
   if (clock) *clock = clock_report(std::move(s.clock_mhz));
+  mark_timed_end();
   return out;
 }
 

@@ -14,7 +14,7 @@ TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec
                              const SampleHooks& hooks) {
   if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_, l2_evict_);
   L2Flush* flush = opt.hot ? nullptr : flush_.get();
-  const int warmup = warm_up(launch, stream, opt, flush, hooks);
+  const int warmup = warm_up(launch, stream, warm_up_options(opt), flush, hooks);
 
   cuda::CudaEvent start, stop;
   std::vector<double> samples_us;
@@ -34,6 +34,7 @@ TimingStats EventTimer::time(const LaunchFn& launch, CUstream stream, const exec
   // Events cannot count kernels: 0 says "unknown".
   TimingStats stats = finish_stats(std::move(samples_us), method(), opt, warmup, decision.stable, 0.0);
   if (flush) stats.l2_flush = flush->clean() ? "read" : "memset";
+  mark_timed_end();
   return stats;
 }
 

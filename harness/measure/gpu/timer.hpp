@@ -10,8 +10,10 @@
 // use_cupti == false) CUDA events around the launch are used and the method says "events".
 #include <cuda.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,10 +85,15 @@ class Timer {
   double probe_clock(CUstream stream) const { return clock_probe_ ? clock_probe_(stream) : 0.0; }
   // The report over the probe readings (empty readings: no report fields but rated_mhz).
   ClockReport clock_report(std::vector<double> readings_mhz) const;
+  // The options the warm-up of the next case uses: warmup_ms as measure/stats/stats.hpp's
+  // warm_up_ms says (none when this timer finished a case a moment ago).
+  exec::TimingOptions warm_up_options(const exec::TimingOptions& opt) const;
+  void mark_timed_end() { last_timed_end_ = std::chrono::steady_clock::now(); }
 
   ClockProbeFn clock_probe_;
   double rated_mhz_ = 0;
   bool ramp_fell_short_ = false;   // a ramp ran out of time once: do not wait again
+  std::optional<std::chrono::steady_clock::time_point> last_timed_end_;  // end of the last case's samples
   CUfunction l2_evict_ = nullptr;
 };
 

@@ -5,6 +5,7 @@
 #include "cuda/fault.hpp"
 #include "measure/gpu/sampling.hpp"
 #include "measure/gpu/timer.hpp"
+#include "measure/stats/stats.hpp"
 
 namespace ako::measure {
 
@@ -38,6 +39,14 @@ void Timer::ramp_clock(const std::vector<TimedKernel>& kernels, CUstream stream,
     }
     cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(clock ramp)");
   }
+}
+
+exec::TimingOptions Timer::warm_up_options(const exec::TimingOptions& opt) const {
+  exec::TimingOptions out = opt;
+  std::optional<double> since;
+  if (last_timed_end_) since = std::chrono::duration<double>(std::chrono::steady_clock::now() - *last_timed_end_).count();
+  out.warmup_ms = warm_up_ms(opt, since);
+  return out;
 }
 
 ClockReport Timer::clock_report(std::vector<double> readings_mhz) const {

@@ -86,4 +86,8 @@ bool within_noise(const TimingStats& a, const TimingStats& b, double floor_rel) 
   return std::abs(a.median_us - b.median_us) <= half_a + half_b;
 }
 
+double warm_up_ms(const exec::TimingOptions& opt, std::optional<double> since_last_s) {
+  return since_last_s && *since_last_s >= 0 && *since_last_s < kBusyGapS ? 0.0 : opt.warmup_ms;
+}
+
 }  // namespace ako::measure

@@ -7,6 +7,7 @@
 // n/2 - 1.96*sqrt(n)/2 (rounded down) and 1 + n/2 + 1.96*sqrt(n)/2 (rounded up), clamped to
 // [1, n], bound the median with about 95% coverage (normal approximation of the binomial).
 // ci_rel is that interval's half-width divided by the median.
+#include <optional>
 #include <vector>
 
 #include "exec/protocol/job.hpp"
@@ -45,6 +46,16 @@ struct StopDecision {
 // The stable test wins when both hold. Cost is O(n) (selection, no full sort).
 StopDecision should_stop(const std::vector<double>& samples_us, double elapsed_s,
                          const exec::TimingOptions& opt);
+
+// A GPU that finished timing a case less than this long ago counts as busy (warm_up_ms).
+// Between two cases the worker only validates the next one (2-50 ms on the H200).
+inline constexpr double kBusyGapS = 0.1;
+
+// The warm-up wall time (ms) of the next timed case: opt.warmup_ms, or 0 when the previous
+// case's samples ended less than kBusyGapS ago (`since_last_s`; nullopt: none timed yet). The
+// wall time exists to bring an idle GPU up; the warm-up launches (warmup_runs) run regardless
+// and the clock is checked before the samples either way.
+double warm_up_ms(const exec::TimingOptions& opt, std::optional<double> since_last_s);
 
 // True when the two medians are indistinguishable at the measurement's own precision: their
 // confidence intervals, rebuilt as median +- half-width with half-width = max(ci_rel,

@@ -223,4 +223,16 @@ TEST(WithinNoise, NoSamplesIsNoEvidence) {
 }
 
 }  // namespace
+// The warm-up's wall time is skipped only right after another case's samples.
+TEST(WarmUp, WallTimeOnlyForAGpuThatMayBeIdle) {
+  exec::TimingOptions opt;
+  opt.warmup_ms = 5.0;
+  EXPECT_DOUBLE_EQ(warm_up_ms(opt, std::nullopt), 5.0);  // the first case of the worker
+  EXPECT_DOUBLE_EQ(warm_up_ms(opt, 0.004), 0.0);          // validation of the next case only
+  EXPECT_DOUBLE_EQ(warm_up_ms(opt, kBusyGapS * 0.99), 0.0);
+  EXPECT_DOUBLE_EQ(warm_up_ms(opt, kBusyGapS), 5.0);      // long enough for the clock to drop
+  EXPECT_DOUBLE_EQ(warm_up_ms(opt, 3.0), 5.0);
+  EXPECT_DOUBLE_EQ(warm_up_ms(opt, -1.0), 5.0);           // a clock that went backwards: be safe
+}
+
 }  // namespace ako::measure

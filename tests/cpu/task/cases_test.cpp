@@ -1,6 +1,8 @@
 // expand_cases over the frozen rmsnorm spec (in a scratch root, with and without a config).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "common/error.hpp"
 #include "task/cases.hpp"
 #include "task_fixture.hpp"
@@ -322,4 +324,52 @@ TEST_F(CasesTest, TwoFlagsGiveFourCombinationsFirstFlagSlowest) {
 }
 
 }  // namespace
+// The task-level `when` prunes combinations per shape (tasks/README.md, "Which combinations run").
+TEST_F(CasesTest, WhenPrunesCombinationsPerShape) {
+  json doc = testing::snapshot_task_doc();
+  doc["when"] = "rows < 5000 || weight";  // the no-weight form only on the smaller shapes
+  TaskSpec spec = root.parse(doc);
+  EXPECT_EQ(spec.when, "rows < 5000 || weight");
+  auto cases = expand_cases(spec, {}, {}, true);
+  std::set<std::string> labels;
+  for (const auto& c : cases) labels.insert(c.label());
+  EXPECT_TRUE(labels.count("text-512 bf16 noweight"));
+  EXPECT_TRUE(labels.count("flux1-single fp16 noweight"));
+  EXPECT_TRUE(labels.count("hunyuan-720p bf16 weight"));
+  EXPECT_FALSE(labels.count("hunyuan-720p bf16 noweight"));
+  EXPECT_FALSE(labels.count("qwen-image fp16 noweight"));
+  size_t compare = 0;
+  for (const auto& c : cases) compare += c.kind == "compare";
+  // rows < 5000: text-512, flux1-single, flux2-single, zimage keep both forms (4 x 2 x 2); the
+  // other six shapes the weight form only (6 x 2).
+  EXPECT_EQ(compare, 4u * 2 * 2 + 6u * 2);
+  // Check shapes (all under 5000 rows) keep every combination.
+  EXPECT_EQ(cases.size() - compare, 6u * 2 * 2);
+}
+
+TEST_F(CasesTest, WhenThatLeavesAShapeEmptyIsASpecError) {
+  json doc = testing::snapshot_task_doc();
+  doc["when"] = "rows < 100000";
+  TaskSpec spec = root.parse(doc);
+  try {
+    expand_cases(spec, {}, {}, false);
+    FAIL() << "expected a SpecError";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("field 'when'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("hunyuan-720p"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(CasesTest, WhenIsCheckedAtLoad) {
+  json doc = testing::snapshot_task_doc();
+  doc["when"] = "rows < bogus";
+  try {
+    root.parse(doc);
+    FAIL() << "expected a SpecError";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("field 'when'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown identifier 'bogus'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace ako::task

@@ -1,0 +1,133 @@
+// `ako run task layernorm` on a real GPU: every shape, dtype and form correct and timed, the
+// reference meets its fp64 oracle, FlashInfer's LayerNorm validated where installed; the
+// solution's other paths (narrow accesses, several rows per block, padded chunks, the streamed
+// path) correct on odd widths; and a LayerNorm that takes the variance around zero is caught.
+#include <fstream>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+
+namespace ako::gputest {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool flashinfer_installed() {
+  return fs::exists(workspace() / "peers/flashinfer-python-0.7.2/include/flashinfer/norm.cuh");
+}
+
+TEST(RunLayernorm, EveryShapeDtypeAndFormIsCorrect) {
+  AKO_REQUIRE_GPU();
+  const auto json = temp_json("layernorm-full");
+  const Ran r = run_ako("run task layernorm --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("CORRECT: yes"), std::string::npos) << r.output;
+  const auto j = read_json(json);
+  std::map<std::string, int> per_shape;
+  int checks = 0, baselines_run = 0;
+  for (const auto& c : j["cases"]) {
+    EXPECT_EQ(c["verdict"], "correct") << c.dump();
+    if (c["kind"] == "reference_check") {
+      ++checks;
+      continue;
+    }
+    per_shape[c["shape"]]++;
+    EXPECT_GT(c["solution_time"]["median_us"].get<double>(), 0) << c.dump();
+    EXPECT_GT(c["reference_time"]["median_us"].get<double>(), 0) << c.dump();
+    ASSERT_EQ(c["baselines"].size(), 1u) << c.dump();
+    const auto& b = c["baselines"][0];
+    const bool applies = c["flags"]["affine"].get<bool>() && flashinfer_installed();
+    EXPECT_EQ(b["verdict"], applies ? "correct" : "skipped") << b.dump();
+    if (applies) {
+      EXPECT_GT(b["time"]["median_us"].get<double>(), 0.0) << b.dump();
+      ++baselines_run;
+    }
+  }
+  EXPECT_EQ(per_shape.size(), 10u);
+  for (const auto& [shape, n] : per_shape) EXPECT_EQ(n, 6) << shape << ": bf16/fp16/fp32 x affine/noaffine";
+  EXPECT_EQ(checks, 8 * 3 * 2);
+  if (flashinfer_installed()) {
+    EXPECT_EQ(baselines_run, 10 * 3);
+  }
+}
+
+// A copy of the task whose shapes take every other path of the solution under the shipped
+// default.json: odd widths (VEC 1, 2, 4), several rows per block with tail rows, a last chunk
+// past the row (padding left out of the variance), widths past the register cache (the
+// streamed path) and the widest cached class.
+TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
+  AKO_REQUIRE_GPU();
+  const fs::path ws = fs::temp_directory_path() / "ako-gpu-layernorm-odd";
+  fs::remove_all(ws);
+  for (const char* d : {"tasks/layernorm", "input/layernorm", "solution/layernorm"}) {
+    fs::create_directories(ws / d);
+    fs::copy(workspace() / d, ws / d, fs::copy_options::recursive);
+  }
+  auto doc = read_json(ws / "tasks/layernorm/task.json");
+  doc["shapes"] = nlohmann::json::array();
+  const std::vector<std::tuple<const char*, int, int, const char*>> shapes = {
+      {"odd-37x3001", 37, 3001, "cols-odd"},           {"mult2-5x1030", 5, 1030, "cols-mult-2"},
+      {"mult4-9x100", 9, 100, "cols-mult-4"},          {"narrow-1001x128", 1001, 128, "cols-128"},
+      {"narrow-333x256", 333, 256, "cols-256"},        {"padded-517x1000", 517, 1000, "cols-1024"},
+      {"mid-7x4000", 7, 4000, "cols-4096"},            {"wide-3x16384", 3, 16384, "default"},
+      {"wide-5x10000", 5, 10000, "default"},           {"streamed-2x40000", 2, 40000, "default"}};
+  std::map<std::string, std::string> expected_class;
+  for (const auto& [name, rows, cols, cls] : shapes) {
+    doc["shapes"].push_back({{"name", name}, {"rows", rows}, {"cols", cols}});
+    expected_class[name] = cls;
+  }
+  doc.erase("baselines");  // the solution's paths are under test here
+  {
+    std::ofstream out(ws / "tasks/layernorm/task.json");
+    out << doc.dump(2);
+  }
+  const auto json = temp_json("layernorm-odd");
+  const Ran r = run_ako("run task layernorm --root '" + ws.string() + "' --no-time --no-checks --json " + json.string());
+  EXPECT_EQ(r.status, 0) << r.output;
+  const auto j = read_json(json);
+  int n = 0;
+  for (const auto& c : j["cases"]) {
+    ++n;
+    EXPECT_EQ(c["verdict"], "correct") << c.dump();
+    EXPECT_EQ(c["config_class"], expected_class[c["shape"].get<std::string>()]) << c.dump();
+  }
+  EXPECT_EQ(n, 10 * 3 * 2);
+  fs::remove_all(ws);
+}
+
+// The task's own widths with the row forced off the register cache (128 threads of 1 chunk):
+// the streamed three-pass path on 16-byte accesses.
+TEST(RunLayernorm, StreamedPathIsCorrectOnTheTaskWidths) {
+  AKO_REQUIRE_GPU();
+  const auto json = temp_json("layernorm-streamed");
+  const Ran r = run_ako(
+      "run task layernorm --shapes text-512,zimage,wan14b-480p --param BLOCK=128 --param VEC=8 "
+      "--param ROWS_PER_BLOCK=1 --param CHUNKS=1 --no-time --no-checks --json " +
+      json.string());
+  EXPECT_EQ(r.status, 0) << r.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["cases"].size(), 3u * 3 * 2);
+  for (const auto& c : j["cases"]) EXPECT_EQ(c["verdict"], "correct") << c.dump();
+}
+
+TEST(RunLayernorm, VarianceAroundZeroIsIncorrect) {
+  AKO_REQUIRE_GPU();
+  const auto json = temp_json("layernorm-broken");
+  const Ran r = run_ako("run task layernorm --shapes text-512,wan13b-480p --no-time --no-checks --solution '" +
+                        (workspace() / "tests/tasks/broken/layernorm_variance_around_zero.cuh").string() +
+                        "' --json " + json.string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  const auto j = read_json(json);
+  int caught = 0;
+  for (const auto& c : j["cases"]) {
+    EXPECT_EQ(c["verdict"], "incorrect") << c.dump();
+    EXPECT_NE(c["reason"].get<std::string>().find("'out'"), std::string::npos) << c.dump();
+    ++caught;
+  }
+  EXPECT_EQ(caught, 2 * 3 * 2);
+}
+
+}  // namespace
+}  // namespace ako::gputest
