@@ -78,7 +78,8 @@ def main():
     print(f"device {ako['device']['name']}, copy bandwidth {bw:.0f} GB/s; task {ako.get('task', '?')}; "
           f"peers: torch {pdoc.get('torch', '?') if isinstance(pdoc, dict) else '?'}, "
           f"timer {pdoc.get('timer', 'events') if isinstance(pdoc, dict) else 'events'}, "
-          f"{pdoc.get('l2', '?') if isinstance(pdoc, dict) else '?'} L2")
+          f"{pdoc.get('l2', '?') if isinstance(pdoc, dict) else '?'} L2, peers checked at "
+          f"{json.dumps(pdoc.get('tolerance', 'no')) if isinstance(pdoc, dict) else 'no'} tolerance")
     base_names = []
     for c in ako["cases"]:
         for b in c.get("baselines", []):

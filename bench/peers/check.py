@@ -1,14 +1,15 @@
 """A peer's outputs against the float64 reference, element by element, under the task's
-tolerance for each output (|got - want| <= atol + rtol * |want|; NaN or Inf never passes)."""
+tolerance for each output, or one given for all (|got - want| <= atol + rtol * |want|; NaN or
+Inf never passes)."""
 import torch
 
 
-def compare(case, bound, got, want):
+def compare(case, bound, got, want, tolerance=None):
     """None when every output matches, else {"reason", "buffer", "max_abs", "max_rel",
     "mismatches", "checked", "nonfinite", "worst_index", "worst_got", "worst_want"} of the first
     output that does not."""
     for role, name in bound.outputs.items():
-        atol, rtol = case.buffers[name].tolerance
+        atol, rtol = tolerance or case.buffers[name].tolerance
         g, w = got.get(role), want[role]
         if g is None:
             return {"reason": f"returned no '{name}'", "buffer": name}
