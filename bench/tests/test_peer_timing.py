@@ -4,7 +4,7 @@ import contextlib
 import io
 import unittest
 
-from bench.tests._path import FIXTURES
+from bench.tests._path import FIXTURES, ROOT
 import peer_timing
 
 
@@ -26,6 +26,16 @@ class DryRunTest(unittest.TestCase):
         for name, count in (("layernorm", 40), ("scale_shift", 192), ("norm_scale_shift", 324),
                             ("residual_gate_norm_scale_shift", 400)):
             text = dry(str(FIXTURES / f"{name}.json"))
+            self.assertIn(f"{count} compare cases", text, name)
+            self.assertNotIn("cannot bind", text, name)
+
+    def test_the_family_tasks_bind_every_case(self):
+        # the counts each task's context note gives for its compare cases
+        for name, count in (("layernorm", 60), ("scale_shift", 158), ("norm_scale_shift", 116),
+                            ("residual_gate_norm_scale_shift", 158)):
+            if not (ROOT / "tasks" / name / "task.json").is_file():
+                self.skipTest(f"tasks/{name} is not in this checkout")
+            text = dry(name)
             self.assertIn(f"{count} compare cases", text, name)
             self.assertNotIn("cannot bind", text, name)
 
