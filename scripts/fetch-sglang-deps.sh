@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Pack what SGLang 0.5.23's CuTe DSL kernels need at run time and the GPU machine lacks
 # (nvidia-cutlass-dsl 4.8.0 and apache-tvm-ffi 0.1.11, the versions sglang 0.5.23 pins) into an
-# xz archive under git-ignored peers/, cut into parts small enough to carry one per call.
+# xz archive under the git-ignored .sglang-deps/ (not peers/: carrying peers must stay small),
+# cut into parts small enough to carry one per call.
 #
 #   scripts/fetch-sglang-deps.sh [--python 3.12] [--wheels DIR] [--part-mib 40]
 #
@@ -10,7 +11,7 @@
 # the values below (3.12 only; another --python has no pins and says so), unpacked without their
 # .dist-info, the aarch64/QNX link stubs, the static archive and the iket profiler package (none
 # of which the JIT path imports), packed with xz -9e (several minutes; about 63 MiB for 3.12) and
-# cut into parts of at most --part-mib MiB, one per folder peers/sglang-deps-py<VER>-<N>/, each
+# cut into parts of at most --part-mib MiB, one per folder .sglang-deps/py<VER>-<N>/, each
 # with the same MANIFEST (wheel names and hashes, the archive's and every part's hash).
 # nvidia-cutlass-dsl itself (a .pth file) and its libs-cu12 are left out: the .pth is replaced by
 # peer_timing's --deps, cu13 matches the machine's CUDA 13. cuda-python, einops and
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
     --python) PY=${2:?--python needs a version, e.g. 3.12}; shift 2 ;;
     --wheels) WHEELS=${2:?--wheels needs a folder}; shift 2 ;;
     --part-mib) PART_MIB=${2:?--part-mib needs a size}; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: $0 [--python 3.12] [--wheels DIR] [--part-mib 40]" >&2; exit 2 ;;
   esac
 done
@@ -45,7 +46,7 @@ b32716d2ed10c185cdbbb6b5c6fca26a3113a60e6e2fe4e2f0cb15966422b621  nvidia_cutlass
 "
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-DEST_REL=peers/sglang-deps-py$TAG
+DEST_REL=.sglang-deps/py$TAG
 fail() { echo "fetch-sglang-deps: error: $*" >&2; exit 1; }
 command -v python3 >/dev/null || fail "python3 is needed (to read the wheels)"
 command -v xz >/dev/null || fail "xz is needed to pack the archive"
@@ -99,6 +100,7 @@ echo "fetch-sglang-deps: packing $(du -sh "$TMP/site" | cut -f1) with xz -9e (a 
   (cd "$TMP" && sha256sum site.tar.xz site.tar.xz.part*)
 } >"$TMP/MANIFEST"
 rm -rf "$REPO/$DEST_REL"-*
+mkdir -p "$REPO/.sglang-deps"
 n=0
 for part in "$TMP"/site.tar.xz.part*; do
   n=$((n + 1))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the GPU machine: gather the parts of scripts/fetch-sglang-deps.sh's archive that this call
-# carried (peers/sglang-deps-py<VER>-<N>/) into /tmp/sglang-deps/, and once every part named in
+# carried (.sglang-deps/py<VER>-<N>/) into /tmp/sglang-deps/, and once every part named in
 # the MANIFEST is there, check the hashes and unpack the packages to /tmp/sglang-deps/site, which
 # bench/peer_timing.py takes as --deps (nvidia-cutlass-dsl and apache-tvm-ffi for SGLang's CuTe
 # DSL kernels).
@@ -8,8 +8,8 @@
 #   scripts/gpu-sglang-deps.sh            # in every call that carries a part; prints the state
 #
 # A device call carries at most 64 MiB, the repository included, so the parts come one per call:
-# call 1 carries peers/sglang-deps-py312-1 and runs this script; call 2, started while the machine
-# is still warm (within about 30 s), carries peers/sglang-deps-py312-2 and runs it again, then the
+# call 1 carries .sglang-deps/py312-1 and runs this script; call 2, started while the machine
+# is still warm (within about 30 s), carries .sglang-deps/py312-2 and runs it again, then the
 # benchmark. /tmp survives between calls only while the machine stays warm; a fresh machine starts
 # over (the script says which parts it has).
 # Exit 0: unpacked (prints the --deps folder). Exit 3: parts still missing. Exit 1: a hash differs.
@@ -19,12 +19,12 @@ STORE=${SGLANG_DEPS_STORE:-/tmp/sglang-deps}
 mkdir -p "$STORE/parts"
 fail() { echo "gpu-sglang-deps: error: $*" >&2; exit 1; }
 
-for d in peers/sglang-deps-py*-*/; do
+for d in .sglang-deps/py*-*/; do
   [ -d "$d" ] || continue
   cp "$d"MANIFEST "$STORE/MANIFEST"
   cp "$d"site.tar.xz.part* "$STORE/parts/"
 done
-[ -f "$STORE/MANIFEST" ] || { echo "gpu-sglang-deps: no part carried yet (carry peers/sglang-deps-py312-1)"; exit 3; }
+[ -f "$STORE/MANIFEST" ] || { echo "gpu-sglang-deps: no part carried yet (carry .sglang-deps/py312-1)"; exit 3; }
 if [ -d "$STORE/site" ] && [ -f "$STORE/site/.unpacked" ] && cmp -s "$STORE/site/.unpacked" "$STORE/MANIFEST"; then
   echo "gpu-sglang-deps: ready: --deps $STORE/site"
   exit 0
@@ -33,7 +33,7 @@ fi
 missing=$(grep -o 'site\.tar\.xz\.part[0-9]*' "$STORE/MANIFEST" | while read -r p; do [ -f "$STORE/parts/$p" ] || echo "$p"; done)
 if [ -n "$missing" ]; then
   echo "gpu-sglang-deps: have $(ls "$STORE/parts" | wc -l) part(s); still missing: $(echo $missing)." \
-       "Carry the next peers/sglang-deps-py*-N in a call started within ~30 s (the machine must stay warm)."
+       "Carry the next .sglang-deps/py*-N in a call started within ~30 s (the machine must stay warm)."
   exit 3
 fi
 (cd "$STORE/parts" && grep 'site\.tar\.xz\.part' "$STORE/MANIFEST" | sha256sum --check --quiet --strict) ||
