@@ -86,10 +86,10 @@ def static_status(peer):
         except (ImportError, ValueError):
             found = False
         if not found:
-            return f"unavailable: needs the Python package providing '{pkg}'"
+            return f"needs the Python package providing '{pkg}'"
     for f in peer.files:
         if not (sglang_loader.ROOT / f).is_file():
-            return f"unavailable: {sglang_loader.ROOT / f} missing; {sglang_loader.HINT}"
+            return f"{sglang_loader.ROOT / f} missing; {sglang_loader.HINT}"
     return None
 
 
@@ -97,7 +97,8 @@ def dry_run(spec, module, cases, peers):
     print(f"# task {spec['name']} ({spec['_file']}), family module bench/peers/{module.__name__.split('.')[-1]}.py, "
           f"{len(cases)} compare cases")
     for p in peers:
-        status = static_status(p) or "available"
+        why = static_status(p)
+        status = f"unavailable: {why}" if why else "available"
         print(f"# peer {p.name}: {p.description} [{status}]")
     for c in cases:
         try:
@@ -169,7 +170,7 @@ def run(spec, module, cases, peers, args):
                 got = fn()
                 torch.cuda.synchronize()
             except sglang_loader.Unavailable as e:
-                unavailable[p.name] = f"unavailable: {e}"
+                unavailable[p.name] = str(e)
                 entry.update(verdict="unavailable", reason=unavailable[p.name])
                 continue
             except Exception as e:  # the peer's own failure, reported in its column
@@ -199,6 +200,7 @@ def run(spec, module, cases, peers, args):
         results.append(row)
         del tensors, want
         torch.cuda.empty_cache()
+        write_json(args, spec, peers, props, results, partial=True)  # a run cut short keeps its cases
     reasons = {}
     for r in results:
         for name, e in r["peers"].items():
@@ -208,14 +210,26 @@ def run(spec, module, cases, peers, args):
         print(f"# {name}: {verdict} on {len(labels)} case(s): {reason}")
     if any(e.get("time") and e["verdict"] != "correct" for r in results for e in r["peers"].values()):
         print("# *: timed with --time-incorrect although outside the task's tolerance")
+    write_json(args, spec, peers, props, results, partial=False)
     if args.json:
-        doc = {"schema": SCHEMA, "task": spec["name"], "device": props.name, "torch": torch.__version__,
-               "versions": _versions(), "sglang": sglang_loader.VERSION, "l2": "hot" if args.hot else "cold",
-               "timer": args.timer, "samples": args.samples, "warmup": args.warmup,
-               "tolerance": "task" if not args.tolerance else {"atol": args.tolerance[0], "rtol": args.tolerance[1]},
-               "peers": [{"name": p.name, "description": p.description} for p in peers], "cases": results}
-        pathlib.Path(args.json).write_text(json.dumps(_finite(doc), indent=1))
         print(f"# wrote {args.json}")
+
+
+def write_json(args, spec, peers, props, results, partial):
+    if not args.json:
+        return
+    import torch
+
+    from peers import sglang_loader
+    doc = {"schema": SCHEMA, "task": spec["name"], "device": props.name, "torch": torch.__version__,
+           "versions": _versions(), "sglang": sglang_loader.VERSION, "l2": "hot" if args.hot else "cold",
+           "timer": args.timer, "samples": args.samples, "warmup": args.warmup,
+           "tolerance": "task" if not args.tolerance else {"atol": args.tolerance[0], "rtol": args.tolerance[1]},
+           "complete": not partial,
+           "peers": [{"name": p.name, "description": p.description} for p in peers], "cases": results}
+    tmp = pathlib.Path(args.json + ".tmp")
+    tmp.write_text(json.dumps(_finite(doc), indent=1))
+    tmp.replace(args.json)
 
 
 def _versions():
