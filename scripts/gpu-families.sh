@@ -5,7 +5,9 @@
 # eager and SGLang's own kernel from Python on the same cases (bench/peer_timing.py), and join
 # the two into one table (scripts/compare_torch.py). Then the GPU tests of the families.
 # Everything lands in $OUT/all.tgz (configs under $OUT/<task>/); $OUT/summary.txt is printed.
-#   OUT=out [TASKS="layernorm scale_shift"] [TUNE=1] [BUDGET=30%] [TUNE_TIME=90] scripts/gpu-families.sh
+#   OUT=out [TASKS="layernorm scale_shift"] [TUNE=1] [BUDGET=30%] [TUNE_TIME=90] [PEERS=1]
+#     [PEER_ARGS="--deps /tmp/sglang-deps/site"] [GPU_TESTS=1] scripts/gpu-families.sh
+# (carry ["bundle", "peers"]; peer_timing's CuTe DSL column needs scripts/gpu-sglang-deps.sh first)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
@@ -39,19 +41,24 @@ for t in $TASKS; do
   step "$t: ako run"
   $B/ako run task "$t" --no-progress --json "$D/run.json" > "$D/run.txt" 2>&1
   echo "run rc $?" | tee -a "$S"; grep -E "^(config|CORRECT|SPEEDUP|BASELINE)" "$D/run.txt" | tee -a "$S"
-  if [ -f bench/peer_timing.py ]; then
+  if [ "${PEERS:-1}" = 1 ]; then
     step "$t: torch and SGLang from Python (bench/peer_timing.py)"
-    python3 bench/peer_timing.py "$t" --json "$D/peers.json" > "$D/peers.txt" 2>&1
+    # The peers are checked at SGLang's own test tolerance: the eager and Triton chains round in
+    # bf16 and cannot meet scale_shift's one-ulp contract (context/sglang_modulation.md).
+    PYTHONUNBUFFERED=1 python3 bench/peer_timing.py "$t" --tolerance 5e-2 5e-2 ${PEER_ARGS:-} \
+      --json "$D/peers.json" > "$D/peers.txt" 2>&1
     echo "peers rc $?" | tee -a "$S"; tail -3 "$D/peers.txt" | tee -a "$S"
     python3 scripts/compare_torch.py "$D/run.json" "$D/peers.json" > "$D/table.txt" 2>&1
     echo "compare rc $?" | tee -a "$S"
   fi
 done
 
+if [ "${GPU_TESTS:-1}" = 1 ]; then
 step "GPU tests of the families"
 filter=$(for t in $TASKS; do printf '*%s*:' "$(echo "$t" | sed -E 's/(^|_)([a-z])/\U\2/g')"; done)
 $B/ako_gpu_tests --gtest_filter="${filter%:}" > "$OUT/gpu-tests.log" 2>&1
 echo "GPU tests rc $? ($(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/gpu-tests.log" | tr '\n' ' '))" | tee -a "$S"
+fi
 
 (cd "$OUT" && tar -czf all.tgz --exclude=all.tgz --exclude=summary.txt . )
 cat "$S"

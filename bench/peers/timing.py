@@ -1,0 +1,121 @@
+"""GPU time of a Python callable, measured as bench/torch_rmsnorm.py always has (and as ako does):
+kernel durations from CUPTI through torch.profiler, summed per sample, median of N samples.
+
+A sample is [marker][L2 flush][the callable's kernels]: the marker, a one-byte bitwise_not (a
+kernel no peer launches), opens the sample; the flush, a memset-like zero_() of a buffer twice
+the L2's size, evicts what the previous sample left (cold L2, the ako default) and is not
+charged; every other kernel up to the next marker is the callable's and is charged, whatever
+launched it (aten, Triton, CuTe DSL through tvm-ffi). Memcpy and memset activity is left out.
+All of it runs on torch's current stream, so the order is the launch order.
+`events` brackets each call with CUDA events instead (adds the launch latency, ~3 us)."""
+import statistics
+
+MARKER = "bitwise_not"
+
+
+class Timer:
+    def __init__(self, samples=100, warmup=10, hot=False, method="profiler"):
+        import torch
+        self.samples, self.warmup, self.hot, self.method = samples, warmup, hot, method
+        props = torch.cuda.get_device_properties(torch.cuda.current_device())
+        self.l2_bytes = getattr(props, "L2_cache_size", 50 * 2 ** 20)
+        self.flush = None if hot else torch.empty(2 * self.l2_bytes, dtype=torch.uint8, device="cuda")
+        self.marker = torch.zeros(1, dtype=torch.uint8, device="cuda")
+
+    def time(self, fn):
+        """Stats of fn's GPU time in microseconds: median, min, max, mean, samples, and the
+        kernels one sample launched (names of the median sample's kernels)."""
+        import torch
+        for _ in range(self.warmup):
+            fn()
+        torch.cuda.synchronize()
+        if self.method == "events":
+            times, kernels = self._events(fn), []
+        else:
+            times, kernels = self._profiler(fn)
+        return {"median_us": statistics.median(times), "min_us": min(times), "max_us": max(times),
+                "mean_us": statistics.fmean(times), "samples": len(times), "method": self.method,
+                "cold_l2": not self.hot, "kernels_per_sample": len(kernels), "kernels": kernels}
+
+    def _profiler(self, fn):
+        import torch
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(self.samples):
+                self.marker.bitwise_not_()
+                if not self.hot:
+                    self.flush.zero_()
+                fn()
+            torch.cuda.synchronize()
+        samples = split_samples(_device_kernels(prof), flush=not self.hot)
+        if len(samples) != self.samples:
+            raise RuntimeError(f"profiler: expected {self.samples} samples, found {len(samples)} "
+                               f"(marker kernel '{MARKER}' not seen once per sample)")
+        times = [sum(d for d, _ in s) for s in samples]
+        median = statistics.median(times)
+        typical = min(samples, key=lambda s: abs(sum(d for d, _ in s) - median))
+        return times, [n for _, n in typical]
+
+    def _events(self, fn):
+        import torch
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        times = []
+        for _ in range(self.samples):
+            if not self.hot:
+                self.flush.zero_()
+            start.record()
+            fn()
+            stop.record()
+            stop.synchronize()
+            times.append(start.elapsed_time(stop) * 1e3)
+        return times
+
+
+def split_samples(kernels, flush):
+    """The charged kernels of each sample, [(duration_us, name), ...], from (start, duration_us,
+    name) of every kernel: a marker opens a sample, the flush right after it (when there is one)
+    is dropped, the rest up to the next marker is the sample's. Kernels before the first marker
+    belong to no sample."""
+    samples, current, skip = [], None, False
+    for start, dur_us, name in sorted(kernels):
+        if MARKER in name:
+            if current is not None:
+                samples.append(current)
+            current, skip = [], flush
+        elif current is not None:
+            if skip:
+                skip = False
+                continue
+            current.append((dur_us, name))
+    if current is not None:
+        samples.append(current)
+    return samples
+
+
+def _device_kernels(prof):
+    """(start, duration_us, name) of every kernel the profiler saw on the GPU. From kineto's raw
+    events where torch exposes them (kernels with no CPU-side op, e.g. Triton or tvm-ffi launches,
+    are there for certain), else from prof.events()."""
+    import torch
+    out = []
+    results = getattr(getattr(prof, "profiler", None), "kineto_results", None)
+    if results is not None:
+        for e in results.events():
+            if e.device_type() != torch.autograd.DeviceType.CUDA:
+                continue
+            name = e.name()
+            if _not_kernel(name):
+                continue
+            start = e.start_ns() if hasattr(e, "start_ns") else e.start_us() * 1000
+            dur = e.duration_ns() / 1e3 if hasattr(e, "duration_ns") else float(e.duration_us())
+            out.append((start, dur, name))
+        return out
+    for e in prof.events():
+        if e.device_type == torch.autograd.DeviceType.CUDA and not _not_kernel(e.name):
+            out.append((e.time_range.start, e.time_range.elapsed_us(), e.name))
+    return out
+
+
+def _not_kernel(name):
+    low = name.lower()
+    return "memcpy" in low or "memset" in low

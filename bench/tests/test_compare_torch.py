@@ -1,0 +1,78 @@
+"""scripts/compare_torch.py joins an ako run with bench/peer_timing.py's JSON on shape, dtype,
+flags and axes, and keeps reading bench/torch_rmsnorm.py's older format."""
+import contextlib
+import importlib.util
+import io
+import json
+import sys
+import tempfile
+import unittest
+
+from bench.tests._path import ROOT
+
+spec = importlib.util.spec_from_file_location("compare_torch", ROOT / "scripts/compare_torch.py")
+compare_torch = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(compare_torch)
+
+
+def ako_case(shape, axes, sol_us, base=None):
+    c = {"kind": "compare", "shape": shape, "dims": {"B": 1, "L": 32760, "C": 1536, "F": 21}, "dtype": "bf16",
+         "flags": {}, "axes": axes, "solution_time": {"median_us": sol_us}, "bytes": 201_000_000,
+         "pct_copy_bw": 201e6 / (sol_us * 1e-6) / 1e9 / 4200 * 100, "baselines": []}
+    if base:
+        c["baselines"].append(base)
+    return c
+
+
+def run(ako, peers):
+    with tempfile.TemporaryDirectory() as d:
+        a, p = f"{d}/a.json", f"{d}/p.json"
+        json.dump(ako, open(a, "w"))
+        json.dump(peers, open(p, "w"))
+        out, argv = io.StringIO(), sys.argv
+        sys.argv = ["compare_torch.py", a, p]
+        try:
+            with contextlib.redirect_stdout(out):
+                compare_torch.main()
+        finally:
+            sys.argv = argv
+        return out.getvalue()
+
+
+class CompareTest(unittest.TestCase):
+    def test_joins_peers_and_baselines_by_axes(self):
+        base = {"name": "sglang_modulate", "verdict": "correct", "time": {"median_us": 60.0}}
+        ako = {"task": "scale_shift", "device": {"name": "H200", "copy_bandwidth_gbs": 4200.0},
+               "cases": [ako_case("wan13b-480p", {"layout": "bc"}, 50.0, base),
+                         ako_case("wan13b-480p", {"layout": "bf1c"}, 52.0,
+                                  {"name": "sglang_modulate", "verdict": "skipped", "reason": "not applicable to this case (when: ...)"})]}
+        peers = {"schema": "ako.peer_bench/1", "task": "scale_shift", "torch": "2.11", "timer": "profiler", "l2": "cold",
+                 "peers": [{"name": "torch"}, {"name": "sglang_triton"}],
+                 "cases": [{"shape": "wan13b-480p", "dtype": "bf16", "flags": {}, "axes": {"layout": "bf1c"},
+                            "peers": {"torch": {"verdict": "correct", "time": {"median_us": 150.0}},
+                                      "sglang_triton": {"verdict": "not_applicable", "reason": "per token"}}},
+                           {"shape": "wan13b-480p", "dtype": "bf16", "flags": {}, "axes": {"layout": "bc"},
+                            "peers": {"torch": {"verdict": "correct", "time": {"median_us": 100.0}},
+                                      "sglang_triton": {"verdict": "correct", "time": {"median_us": 45.0}}}}]}
+        text = run(ako, peers)
+        bc = next(l for l in text.splitlines() if "layout=bc" in l)
+        self.assertRegex(bc, r"100\.00 .* 2\.00x .* 45\.00 .* 0\.90x .* 60\.00 .* 1\.20x")
+        bf1c = next(l for l in text.splitlines() if "layout=bf1c" in l)
+        self.assertRegex(bf1c, r"150\.00 .* 2\.88x +n/a +n/a")
+        self.assertIn("wan13b-480p bf16 layout=bc (sglang_triton)", text)
+        self.assertIn("sglang_triton: not_applicable on 1 case(s): per token", text)
+
+    def test_other_task_is_refused(self):
+        with self.assertRaisesRegex(SystemExit, "task"):
+            run({"task": "a", "device": {"name": "x", "copy_bandwidth_gbs": 1.0}, "cases": []},
+                {"schema": "ako.peer_bench/1", "task": "b", "peers": [], "cases": []})
+
+    def test_reads_the_torch_rmsnorm_format(self):
+        rows, names = compare_torch.peer_cases({"schema": "ako.torch_bench/1", "cases": [
+            {"shape": {"name": "zimage", "rows": 4096, "cols": 3840}, "dtype": "fp16", "weight": False, "median_us": 9.5}]})
+        self.assertEqual(names, ["torch"])
+        self.assertEqual(rows[compare_torch.case_key("zimage", "fp16", {"weight": False}, {})]["torch"]["median_us"], 9.5)
+
+
+if __name__ == "__main__":
+    unittest.main()

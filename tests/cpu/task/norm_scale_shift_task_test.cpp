@@ -1,0 +1,160 @@
+// The norm_scale_shift task on the CPU: the spec loads; its `when` keeps every axis combination
+// on the batched text shape and the check shapes and only the model sites elsewhere
+// (context/norm_scale_shift.md); labels, name expressions and bytes (broadcast inputs once at
+// their own size) are as intended; every configured variant compiles for sm_90a without
+// spills, and so does the frame-blind broken candidate the GPU test runs.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "../ako_cli_support.hpp"
+#include "common/error.hpp"
+#include "norm_fusion_task_support.hpp"
+#include "task/cases.hpp"
+#include "task/spec.hpp"
+#include "task_fixture.hpp"
+
+namespace ako::task {
+namespace {
+
+using testing::find_case;
+using testing::norm_fusion::buffer;
+using testing::norm_fusion::compare_counts;
+using testing::norm_fusion::kRepo;
+
+const TaskSpec& spec() {
+  static const TaskSpec s = load_task(kRepo, "norm_scale_shift");
+  return s;
+}
+
+TEST(NormScaleShiftTask, LoadsWithItsAxes) {
+  EXPECT_EQ(spec().dims, (std::vector<std::string>{"B", "L", "C", "F"}));
+  ASSERT_EQ(spec().axes.size(), 3u);
+  EXPECT_EQ(spec().axes[0].name, "norm");
+  EXPECT_EQ(spec().axes[1].name, "layout");
+  EXPECT_EQ(spec().axes[1].strings.size(), 6u);
+  EXPECT_EQ(spec().axes[2].name, "mod_dtype");
+  EXPECT_EQ(spec().shapes.size(), 10u);
+}
+
+// Every combination (2 norms x 6 layouts x 2 mod dtypes x affine or not = 48) on text-512-cfg
+// but the per-frame ones (F = 1 there: bf1c is bc), which all run on wan13b-480p; the model
+// sites on the rest: AdaLN (1), Wan (bc and bf1c, 2), LTX (1), Z-Image (1).
+TEST(NormScaleShiftTask, CompareCasesAreEveryCombinationOnTheBatchedTextShapeAndModelSitesElsewhere) {
+  const auto cases = expand_cases(spec(), {}, {}, false);
+  const std::map<std::string, int> per_dtype = {
+      {"text-512", 1},     {"text-512-cfg", 40}, {"flux1-single", 1}, {"flux2-single", 1}, {"qwen-image", 1},
+      {"zimage", 1},       {"ltx-video", 1},     {"wan13b-480p", 9},  {"wan14b-480p", 2},  {"hunyuan-720p", 1}};
+  const auto counts = compare_counts(cases);
+  for (const auto& [shape, n] : per_dtype)
+    for (const char* dtype : {"bf16", "fp16"}) EXPECT_EQ(counts.at(shape + " " + dtype), n) << shape << " " << dtype;
+  EXPECT_EQ(cases.size(), 2u * 58);
+  // The model sites, by label (flags, then axes, in name order).
+  for (const char* label : {"flux2-single bf16 noaffine layout=bc mod_dtype=same norm=layer",
+                            "hunyuan-720p fp16 noaffine layout=bc mod_dtype=same norm=layer",
+                            "wan13b-480p bf16 noaffine layout=bf1c mod_dtype=fp32 norm=layer",
+                            "wan14b-480p bf16 noaffine layout=bc mod_dtype=fp32 norm=layer",
+                            "ltx-video bf16 noaffine layout=blc mod_dtype=same norm=rms",
+                            "zimage fp16 affine layout=bc mod_dtype=same norm=rms",
+                            "text-512-cfg bf16 affine layout=scalar mod_dtype=fp32 norm=layer",
+                            "wan13b-480p fp16 affine layout=bf1c mod_dtype=same norm=rms"})
+    EXPECT_NO_THROW(find_case(cases, label)) << label;
+  EXPECT_THROW(find_case(cases, "text-512-cfg bf16 noaffine layout=bf1c mod_dtype=same norm=layer"), std::runtime_error)
+      << "per-frame with F = 1 repeats bc";
+}
+
+TEST(NormScaleShiftTask, CheckShapesRunEveryCombinationWithFrames) {
+  const auto cases = expand_cases(spec(), {}, {}, true);
+  std::map<std::string, int> checks;
+  for (const auto& c : cases)
+    if (c.kind == "reference_check") ++checks[c.shape->name];
+  ASSERT_EQ(checks.size(), 4u);
+  for (const auto& [shape, n] : checks)  // bf16 and fp16; per-frame only where F > 1
+    EXPECT_EQ(n, shape == "check-1x5x37" ? 2 * 40 : 2 * 48) << shape;
+  const Case& c = find_case(cases, "check-2x6x40-f3 fp16 affine layout=bf1c mod_dtype=fp32 norm=rms");
+  ASSERT_TRUE(c.oracle);
+  EXPECT_EQ(c.oracle->name_expression, "norm_scale_shift_oracle<Norm::rms, Layout::bf1c, true>");
+  EXPECT_EQ(c.reference.name_expression, "norm_scale_shift_reference<__half, float, Norm::rms, Layout::bf1c, true>");
+  EXPECT_EQ(buffer(c, "scale").extents, (std::vector<int64_t>{2, 3, 1, 40}));
+}
+
+TEST(NormScaleShiftTask, WanPerFrameCaseHasItsKernelsAndHonestBytes) {
+  const auto cases = expand_cases(spec(), {}, {}, false);
+  const Case& c = find_case(cases, "wan14b-480p bf16 noaffine layout=bf1c mod_dtype=fp32 norm=layer");
+  const model::Buffer& scale = buffer(c, "scale");
+  EXPECT_EQ(scale.extents, (std::vector<int64_t>{1, 21, 1, 5120}));
+  EXPECT_EQ(scale.dtype, DType::fp32);
+  EXPECT_EQ(c.reference.name_expression,
+            "norm_scale_shift_reference<__nv_bfloat16, float, Norm::layer, Layout::bf1c, false>");
+  ASSERT_TRUE(c.solution);
+  EXPECT_EQ(c.solution->name_expression.rfind("norm_scale_shift_kernel<__nv_bfloat16, float, Norm::layer, "
+                                              "Layout::bf1c, false, ",
+                                              0),
+            0u)
+      << c.solution->name_expression;
+  // x read and y written once; scale and shift once at [1, 21, 1, C] fp32; no weight, no bias.
+  EXPECT_DOUBLE_EQ(c.bytes, 2.0 * 32760 * 5120 * 2 + 2.0 * 21 * 5120 * 4);
+}
+
+TEST(NormScaleShiftTask, BytesCountEachBroadcastFormAtItsOwnSize) {
+  const auto cases = expand_cases(spec(), {}, {}, false);
+  const double xy = 2.0 * 2 * 512 * 3072 * 2;  // text-512-cfg, bf16
+  const std::map<std::string, double> mod_elems = {{"scalar", 1},           {"c", 3072},     {"bc", 2 * 3072},
+                                                   {"lc", 512.0 * 3072},    {"blc", 2.0 * 512 * 3072}};
+  for (const auto& [layout, n] : mod_elems) {
+    if (layout == "bf1c") continue;  // not on text-512-cfg (F = 1); below on wan13b-480p
+    const Case& c = find_case(cases, "text-512-cfg bf16 affine layout=" + layout + " mod_dtype=fp32 norm=layer");
+    EXPECT_DOUBLE_EQ(c.bytes, xy + 2 * 3072 * 2 + 2 * n * 4) << layout;  // weight + bias bf16, scale + shift fp32
+    const Case& rms = find_case(cases, "text-512-cfg bf16 affine layout=" + layout + " mod_dtype=same norm=rms");
+    EXPECT_DOUBLE_EQ(rms.bytes, xy + 3072 * 2 + 2 * n * 2) << layout;  // RMSNorm: weight only
+  }
+  const Case& frames = find_case(cases, "wan13b-480p bf16 affine layout=bf1c mod_dtype=same norm=layer");
+  EXPECT_DOUBLE_EQ(frames.bytes, 2.0 * 32760 * 1536 * 2 + 2 * 1536 * 2 + 2 * 21.0 * 1536 * 2);
+  const Case& plain = find_case(cases, "text-512-cfg bf16 noaffine layout=bc mod_dtype=same norm=rms");
+  EXPECT_FALSE(buffer(plain, "weight").present);
+  EXPECT_FALSE(buffer(plain, "bias").present);
+}
+
+// A params choice whose chunks do not cover the row would drop columns: the constraints refuse it.
+TEST(NormScaleShiftTask, ConstraintsRefuseChunksThatDoNotCoverTheRow) {
+  try {
+    expand_cases(spec(), {{"flux2-single"}, {}}, {{"CHUNKS", 1}, {"BLOCK", 256}, {"ROWS_PER_BLOCK", 1}}, false);
+    FAIL() << "expanded without error";
+  } catch (const ako::SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("C <= CHUNKS * (BLOCK / ROWS_PER_BLOCK) * VEC"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(NormScaleShiftTask, EveryKernelCompilesForSm90aWithoutSpills) {
+  const auto r = testsupport::run_ako("compile task norm_scale_shift --arch sm_90a -j 2", kRepo);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
+  // The static checks refuse a solution that spills or uses a stack (local_memory).
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
+}
+
+TEST(NormScaleShiftTask, FrameBlindBrokenCandidateIsADropIn) {
+  const auto r = testsupport::run_ako(
+      "compile task norm_scale_shift --arch sm_90a -j 2 --shapes wan13b-480p,text-512-cfg --solution "
+      "tests/tasks/broken/norm_fusion_ignores_frames.cuh",
+      kRepo);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
+  // Passes the static checks, so the GPU test's verdicts are about its values, not a refusal.
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
+}
+
+// fp32 is not run (context/norm_scale_shift.md), but every kernel takes T = float: it compiles and
+// passes the static checks, so a later `when` over the dtype can switch it on.
+TEST(NormScaleShiftTask, Fp32CasesCompileForSm90aWithoutSpills) {
+  const auto r = testing::norm_fusion::compile_fp32("norm_scale_shift", "wan13b-480p,zimage");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "<float, float, Norm::")) << r.out;
+}
+
+}  // namespace
+}  // namespace ako::task

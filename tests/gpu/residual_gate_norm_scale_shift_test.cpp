@@ -1,0 +1,42 @@
+// `ako run task residual_gate_norm_scale_shift` on a real GPU: both outputs correct on every
+// compare case, every reference meets its fp64 oracle (residual_out rounded before the norm); a
+// candidate that reads every [B, F, 1, C] tensor at frame 0 is incorrect exactly where the gate
+// or the modulation is per frame with F > 1 (Wan), and correct elsewhere.
+#include "norm_fusion_gpu_support.hpp"
+
+namespace ako::gputest {
+namespace {
+
+TEST(ResidualGateNormScaleShift, EveryCaseIsCorrectAndTheReferenceMeetsItsOracle) {
+  AKO_REQUIRE_GPU();
+  const auto [compares, checks] = norm_fusion::expect_all_correct("residual_gate_norm_scale_shift");
+  EXPECT_EQ(compares, 2 * 79);  // context/residual_gate_norm_scale_shift.md
+  EXPECT_EQ(checks, 2 * (3 * 64 + 48));
+}
+
+TEST(ResidualGateNormScaleShift, FrameBlindGateMakesResidualOutIncorrect) {
+  AKO_REQUIRE_GPU();
+  const int caught = norm_fusion::expect_frame_blind_caught(
+      "residual_gate_norm_scale_shift",
+      [](const nlohmann::json& c) { return c["axes"]["gate"] == "bf1c" && c["dims"]["F"].get<int>() > 1; },
+      "residual_out");
+  // wan13b-480p: the 8 per-frame-gate combinations and Wan's self-attention residual norm;
+  // wan14b-480p: that norm. bf16 and fp16.
+  EXPECT_EQ(caught, 2 * (8 + 1 + 1));
+}
+
+TEST(ResidualGateNormScaleShift, FrameBlindModulationMakesYIncorrect) {
+  AKO_REQUIRE_GPU();
+  const int caught = norm_fusion::expect_frame_blind_caught(
+      "residual_gate_norm_scale_shift",
+      [](const nlohmann::json& c) {
+        return c["dims"]["F"].get<int>() > 1 && (c["axes"]["layout"] == "bf1c" || c["axes"]["gate"] == "bf1c");
+      },
+      "y");
+  // The above, the 8 per-frame scale / shift combinations on wan13b-480p and Wan's
+  // cross-attention residual norm (scale / shift per frame) on both Wan shapes.
+  EXPECT_EQ(caught, 2 * (10 + 8 + 2));
+}
+
+}  // namespace
+}  // namespace ako::gputest
