@@ -10,19 +10,14 @@ Exit 0: every ako check passed; 1: a mismatch, build, load or wrapper failure; 2
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import pathlib
 import shutil
-import subprocess
 import sys
-import time
 import traceback
-import types
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-ENGINE_REL = "sglang/python/sglang/kernels"
 
 # tasks/rmsnorm/task.json shapes (rows x cols), then one shape for each baked class the task
 # shapes do not reach (the dispatch in the ported file: cols-odd, cols-mult-2, cols-mult-4,
@@ -39,77 +34,11 @@ QUICK = {"text-512", "flux1-single", "wan14b-480p", "qknorm-flux", "cls-odd", "c
 EPS = 1e-6
 
 
-def log(*a):
-    print(*a, flush=True)
-
-
-class Failure(Exception):
-    pass
-
-
 # ---------------------------------------------------------------- build, as SGLang's JIT does
-FFI_INCLUDES = (
-    "#include <tvm/ffi/container/tensor.h>",
-    "#include <tvm/ffi/dtype.h>",
-    "#include <tvm/ffi/error.h>",
-    "#include <tvm/ffi/extra/c_env_api.h>",
-    "#include <tvm/ffi/function.h>",
-)
-
-
-def wrapper_source(files, wrappers):
-    lines = list(FFI_INCLUDES)
-    lines += [f'#include "{p}"' for p in files]
-    lines.append("namespace sglang {")
-    lines += [f"TVM_FFI_DLL_EXPORT_TYPED_FUNC({e}, ({k}));" for e, k in wrappers]
-    lines.append("}  // namespace sglang")
-    return "\n".join(lines) + "\n"
-
-
-class Builder:
-    def __init__(self, payload: pathlib.Path, build_root: pathlib.Path, arch: str):
-        import tvm_ffi.libinfo as li
-
-        self.kernel_path = payload / ENGINE_REL / "jit"
-        self.build_root = build_root
-        self.arch = arch  # "90a": sm_90a, SGL_CUDA_ARCH=900 (arch.py's jit_flag: major*100 + minor*10)
-        digits = int("".join(c for c in arch if c.isdigit()))
-        self.sgl_cuda_arch = (digits // 10) * 100 + (digits % 10) * 10
-        lib = pathlib.Path(li.find_libtvm_ffi())
-        self.ffi_includes = list(dict.fromkeys([li.find_include_path(), li.find_dlpack_include_path()]))
-        self.ffi_libdir, self.ffi_lib = str(lib.parent), lib.stem.removeprefix("lib")
-        cuda_home = os.environ.get("CUDA_HOME") or str(pathlib.Path(shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc").parent.parent)
-        self.cuda_home = cuda_home
-        self.nvcc = os.path.join(cuda_home, "bin", "nvcc")
-        self.cxx = os.environ.get("CXX") or shutil.which("c++") or "g++"
-
-    def build(self, name: str, cuda_files, wrappers) -> pathlib.Path:
-        """One module from one generated unit; the build folder is keyed by the unit's text, so a
-        load_jit asking for the same unit later finds it built (as SGLang's cache would)."""
-        files = [str((self.kernel_path / "csrc" / f).resolve()) for f in cuda_files]
-        src = wrapper_source(files, wrappers)
-        d = self.build_root / f"{hashlib.sha256(src.encode()).hexdigest()[:16]}"
-        so = d / "module.so"
-        if so.exists():
-            return so
-        shutil.rmtree(d, ignore_errors=True)
-        d.mkdir(parents=True, exist_ok=True)
-        (d / "cuda.cu").write_text(src)
-        includes = [f"-I{p}" for p in self.ffi_includes + [str(self.kernel_path / "include")]]
-        compile_cmd = [self.nvcc, "-MD", "-MF", "cuda.o.d", "-Xcompiler", "-fPIC",
-                       f"-gencode=arch=compute_{self.arch},code=sm_{self.arch}",
-                       f"-DSGL_CUDA_ARCH={self.sgl_cuda_arch}", "-std=c++20", "-O3", "--expt-relaxed-constexpr",
-                       *includes, "-c", "cuda.cu", "-o", "cuda.o"]
-        link_cmd = [self.cxx, "cuda.o", "-shared", f"-L{self.ffi_libdir}", f"-l{self.ffi_lib}",
-                    f"-L{self.cuda_home}/lib64", "-lcudart", "-o", so.name]
-        t0 = time.time()
-        for cmd in (compile_cmd, link_cmd):
-            (d / "build.sh").open("a").write(" ".join(cmd) + "\n")
-            r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
-            if r.returncode != 0:
-                raise Failure(f"build of {name} failed: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
-        log(f"built {name}: {so} in {time.time() - t0:.1f}s")
-        return so
+# (scripts/sglang_jit.py: the wrapper unit, the build lines, the stand-in jit utils)
+sys.path.insert(0, str(REPO / "scripts"))
+from sglang_jit import (ENGINE_REL, Builder, build_all, cuda_event_median, install_jit_utils, import_wrapper,  # noqa: E402
+                        log, make_expect_raise)
 
 
 AKO_EXPORTS = [(f"ako_rmsnorm_{'w' if w else 'nw'}_{dt}", f"AkoRmsnormKernel<{'true' if w else 'false'}, {dt}_t>::run")
@@ -152,7 +81,9 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="fewer shapes")
     ap.add_argument("--no-sglang-baseline", action="store_true")
     ap.add_argument("--no-wrapper", action="store_true", help="skip stage 3 (the ported Python wrapper)")
-    args = ap.parse_args()
+    args, ignored = ap.parse_known_args()  # the generic script's options (sglang-gpu-check.sh passes them to both)
+    if ignored:
+        log(f"(options for scripts/sglang_port_gpu.py only, ignored here: {' '.join(ignored)})")
     out_dir: pathlib.Path = args.out
     build_root = pathlib.Path(os.environ.get("SGL_GPU_CHECK_BUILD", "/tmp/sglang-gpu-check-build"))
 
@@ -187,18 +118,13 @@ def main() -> int:
               for w in ("true", "false") for dt in ("bf16_t", "fp16_t")]
     if not args.no_sglang_baseline:
         units.append(sgl_baseline_unit(args))
-    from concurrent.futures import ThreadPoolExecutor
-    t0 = time.time()
-    with ThreadPoolExecutor(len(units)) as pool:
-        futures = [pool.submit(builder.build, *u) for u in units]
-    log(f"{len(units)} units built in {time.time() - t0:.1f}s (in parallel)")
-    for u, f in zip(units, futures):
-        if f.exception() is not None:
-            log(f"{'FAIL' if u[0] != 'sgl_rmsnorm_baseline' else 'note (baseline only)'}: {f.exception()}")
+    for u, r in build_all(builder, units):
+        if isinstance(r, Exception):
+            log(f"{'FAIL' if u[0] != 'sgl_rmsnorm_baseline' else 'note (baseline only)'}: {r}")
             if u[0] != "sgl_rmsnorm_baseline":
                 return 1
         elif args.build_only:
-            m = tvm_ffi.load_module(str(f.result()))
+            m = tvm_ffi.load_module(str(r))
             log(f"  loaded {u[0]}: {', '.join(e for e, _ in u[2] if m.get_function(e) is not None)}")
     try:
         so = builder.build("ako_rmsnorm_check", ["diffusion/rmsnorm.cuh"], AKO_EXPORTS)
@@ -367,64 +293,12 @@ def main() -> int:
     return 0
 
 
-def make_expect_raise(torch, failures):
-    """A checker for inputs the kernel's host checks must refuse before launching. A CUDA fault
-    is not a refusal: it means the kernel ran on the bad input."""
-    def expect_raise(tag, fn):
-        torch.cuda.synchronize()  # a fault of an earlier step must not be blamed on this one
-        try:
-            fn()
-            torch.cuda.synchronize()
-        except Exception as e:  # noqa: BLE001
-            first = str(e).splitlines()[0][:120] if str(e) else ""
-            if "illegal memory access" in str(e) or type(e).__name__ == "AcceleratorError":
-                failures.append(f"{tag}: launched and faulted instead of being refused ({first})")
-                log(f"  {tag}: FAIL launched and faulted ({type(e).__name__}: {first})")
-                return
-            log(f"  {tag}: raised as it should ({type(e).__name__}: {first})")
-            return
-        failures.append(f"{tag}: accepted")
-        log(f"  {tag}: FAIL (accepted)")
-    return expect_raise
-
-
 def wrapper_check(payload, builder, tvm_ffi, torch, dev, failures, reference, compare):
     """Import the generated wrapper as SGLang would, with load_jit replaced by this builder."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("_sgl_cpp_args", payload / ENGINE_REL / "jit/utils/compile/cpp_args.py")
-    cpp_args = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cpp_args)  # SGLang's own make_cpp_args (needs only torch)
-
-    def cache_once(fn):  # sglang.kernels.jit.utils.common.cache_once
-        import functools
-        result_map = {}
-
-        @functools.wraps(fn)
-        def wrapper(*a, **kw):
-            key = (a, tuple(sorted(kw.items())))
-            if key not in result_map:
-                result_map[key] = fn(*a, **kw)
-            return result_map[key]
-        return wrapper
-
     loads = []
-
-    def load_jit(*names, cuda_files=None, cuda_wrappers=None, **_):
-        name = "_".join(str(n) for n in names).replace(" ", "").replace(",", "_")
-        so = builder.build(f"jit_{hashlib.sha256(name.encode()).hexdigest()[:8]}", list(cuda_files or []), list(cuda_wrappers or []))
-        loads.append((names, cuda_wrappers))
-        return tvm_ffi.load_module(str(so))
-
-    utils = types.ModuleType("sglang.kernels.jit.utils")
-    utils.cache_once, utils.load_jit, utils.make_cpp_args = cache_once, load_jit, cpp_args.make_cpp_args
-    for pkg in ("sglang", "sglang.kernels", "sglang.kernels.jit"):
-        sys.modules.setdefault(pkg, types.ModuleType(pkg))
-    sys.modules["sglang.kernels.jit.utils"] = utils
-    path = payload / ENGINE_REL / "ops/diffusion/norm/rmsnorm_jit.py"
-    spec = importlib.util.spec_from_file_location("sglang.kernels.ops.diffusion.norm.rmsnorm_jit", path)
-    wrap = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(wrap)
+    install_jit_utils(payload, builder, tvm_ffi, loads)
+    wrap = import_wrapper(payload / ENGINE_REL / "ops/diffusion/norm/rmsnorm_jit.py",
+                          "sglang.kernels.ops.diffusion.norm.rmsnorm_jit")
 
     for dt, tdt in (("bf16", torch.bfloat16), ("fp16", torch.float16)):
         for has_w in (True, False):
@@ -479,19 +353,8 @@ def time_all(args, builder, tvm_ffi, torch, dev, fns, failures, reference, compa
             log(f"SGLang's own kernel not built, no baseline column: {str(e)[:2000]}")
             sgl = {}
 
-    def bench(fn, iters=20, warm=5):
-        for _ in range(warm):
-            fn()
-        ts = []
-        for _ in range(iters):
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            fn()
-            b.record()
-            b.synchronize()
-            ts.append(a.elapsed_time(b) * 1e3)
-        ts.sort()
-        return ts[len(ts) // 2]
+    def bench(fn):
+        return cuda_event_median(torch, fn)
 
     res = []
     hdr = f"{'shape':<14} {'rows x cols':>15} {'dt':<4} {'ako us':>9} {'GB/s':>6} {'torch us':>9} {'sglang us':>9} {'vs torch':>8} {'vs sglang':>9}"

@@ -184,6 +184,58 @@ std::vector<VariantVar> variant_vars(const TaskSpec& s, const std::vector<std::s
   return out;
 }
 
+using Assignments = std::vector<std::vector<size_t>>;  // value indices of the vars, one row per assignment
+
+// The C++ condition of one branch of an if-constexpr chain: it must hold for `group` and may hold
+// for what `earlier` branches already took. A var whose every value is in `group` + `earlier`
+// wherever the other vars are as in `group` is left out (F in residual_gate_norm_scale_shift is
+// gate's extent wherever gate is bf1c, whatever layout is: the condition names gate only).
+std::string branch_condition(const std::vector<VariantVar>& vars, const Assignments& group, const Assignments& earlier) {
+  Assignments allowed = group;
+  allowed.insert(allowed.end(), earlier.begin(), earlier.end());
+  std::sort(allowed.begin(), allowed.end());
+  Assignments all{{}};  // every assignment of the vars
+  for (const auto& v : vars) {
+    Assignments next;
+    for (const auto& a : all)
+      for (size_t i = 0; i < v.values.size(); ++i) {
+        next.push_back(a);
+        next.back().push_back(i);
+      }
+    all = std::move(next);
+  }
+  std::vector<bool> used(vars.size(), true);
+  // The condition over the used vars holds for r when r agrees with a row of group on them: it
+  // must hold for no assignment outside `allowed`.
+  auto sound = [&] {
+    for (const auto& r : all) {
+      const bool holds = std::any_of(group.begin(), group.end(), [&](const std::vector<size_t>& g) {
+        for (size_t k = 0; k < vars.size(); ++k)
+          if (used[k] && r[k] != g[k]) return false;
+        return true;
+      });
+      if (holds && !std::binary_search(allowed.begin(), allowed.end(), r)) return false;
+    }
+    return true;
+  };
+  for (size_t k = 0; k < vars.size(); ++k) {
+    used[k] = false;
+    if (!sound()) used[k] = true;
+  }
+  std::vector<std::string> terms;
+  for (const auto& g : group) {
+    std::string t;
+    for (size_t k = 0; k < vars.size(); ++k)
+      if (used[k]) t += (t.empty() ? "" : " && ") + vars[k].values[g[k]].second;
+    if (t.empty()) return "true";
+    if (std::find(terms.begin(), terms.end(), t) == terms.end()) terms.push_back(t);
+  }
+  if (terms.size() == 1) return terms.front();
+  std::string out;
+  for (const auto& t : terms) out += (out.empty() ? "(" : " || (") + t + ")";
+  return out;
+}
+
 std::string no_extent_error(const TaskSpec& s, const std::string& d, const std::string& where) {
   return fmt::format("tasks/{}/task.json: dim '{}' is no extent of a tensor the ported entry point takes{} (an extent "
                      "written as an expression such as '3 * {} * D' does not tell it), so the ported host code cannot "
@@ -211,8 +263,8 @@ std::vector<ConditionalDim> conditional_dims(const TaskSpec& s, const std::strin
 
     // One outcome per assignment of the vars: the source (buffer, extent), or none (-1).
     std::vector<std::pair<const BufferSpec*, size_t>> keys;  // distinct sources, in order of first use
-    std::vector<std::vector<std::string>> conds;             // per key (and last: none), the assignments' conditions
-    std::vector<std::string> unseen;
+    std::vector<Assignments> groups;                         // per key, the assignments it serves
+    Assignments unseen;
     std::vector<size_t> at(vars.size(), 0);
     for (bool more = true; more;) {
       task::ExprEnv env;
@@ -230,6 +282,7 @@ std::vector<ConditionalDim> conditional_dims(const TaskSpec& s, const std::strin
       size_t src_index = 0;
       std::string depends;
       for (const BufferSpec* b : tensors) {
+        if (std::none_of(b->shape.begin(), b->shape.end(), [&](const std::string& e) { return mentions(e, d); })) continue;
         const auto pres = presence_exprs(s, *b);
         if (!std::all_of(pres.begin(), pres.end(), [&](const std::string& p) { return task::eval_bool(p, env); })) continue;
         for (size_t i = 0; i < b->shape.size(); ++i) {
@@ -246,12 +299,12 @@ std::vector<ConditionalDim> conditional_dims(const TaskSpec& s, const std::strin
         const auto it = std::find(keys.begin(), keys.end(), key);
         if (it == keys.end()) {
           keys.push_back(key);
-          conds.push_back({cond});
+          groups.push_back({at});
         } else {
-          conds[static_cast<size_t>(it - keys.begin())].push_back(cond);
+          groups[static_cast<size_t>(it - keys.begin())].push_back(at);
         }
       } else {
-        unseen.push_back(cond);
+        unseen.push_back(at);
       }
       more = false;
       for (size_t k = vars.size(); k-- > 0;) {
@@ -265,16 +318,12 @@ std::vector<ConditionalDim> conditional_dims(const TaskSpec& s, const std::strin
     if (keys.empty()) throw Error(no_extent_error(s, d, ""));
 
     ConditionalDim cd{d, {}};
-    auto joined = [](const std::vector<std::string>& cs) {
-      if (cs.size() == 1) return cs.front();
-      std::string o;
-      for (const auto& c : cs) o += (o.empty() ? "(" : " || (") + c + ")";
-      return o;
-    };
+    Assignments earlier;
     for (size_t k = 0; k < keys.size(); ++k) {
       const bool last = k + 1 == keys.size() && unseen.empty();
-      cd.sources.push_back({last ? "" : joined(conds[k]), keys[k].first->name, keys[k].second, keys[k].first->shape.size(),
-                            keys[k].first->shape[keys[k].second]});
+      cd.sources.push_back({last ? "" : branch_condition(vars, groups[k], earlier), keys[k].first->name, keys[k].second,
+                            keys[k].first->shape.size(), keys[k].first->shape[keys[k].second]});
+      earlier.insert(earlier.end(), groups[k].begin(), groups[k].end());
     }
     if (!unseen.empty()) cd.sources.push_back({"", "", 0, 0, ""});
     out.push_back(std::move(cd));

@@ -338,6 +338,58 @@ TEST_F(PortV2, ADimShownOnlyUnderSomeAxisValuesIsLearntThereAndIsOneElsewhere) {
   EXPECT_TRUE(has(out, "bc given frames: error scale: extent 1 must be layout == 'bf1c' ? F : 1 = 1, got 3\n")) << out;
 }
 
+// The presence of a tensor whose extents do not name F (weight, present when affine) plays no
+// part in learning F (norm_scale_shift).
+TEST_F(PortV2, AFlagGatedTensorBesideADimLearntPerVariantRenders) {
+  json doc = frames_doc();
+  doc["flags"] = {"affine"};
+  doc["buffers"].push_back(json::parse(R"({"name": "weight", "role": "in", "shape": ["C"], "present_if": "affine"})"));
+  doc["solution"]["args"] = {"out", "x", "weight", "scale", "l", "c", "f"};
+  const auto r = render(spec_of(doc, "// not compiled\n"));
+  EXPECT_TRUE(has(r.kernel, "    if constexpr (kLayout == ako_port_frames_host::ako_str_bf1c) {\n"
+                            "      RuntimeCheck(scale.dim() == 4, \"scale: must have 4 dimensions, got \", scale.dim());\n"))
+      << r.kernel;
+}
+
+// Two tensors show F under different axes (residual_gate_norm_scale_shift: an optional gate
+// [B, F, 1, C] where gate is bf1c, scale where layout is bf1c): the first in argument order wins,
+// and each branch names only the axes that decide it.
+TEST_F(PortV2, ADimShownByTwoTensorsIsLearntFromTheFirstPresentOne) {
+  json doc = frames_doc();
+  doc["axes"] = json::parse(R"([{"name": "layout", "values": ["bc", "bf1c"]}, {"name": "gate", "values": ["none", "bc", "bf1c"]}])");
+  doc["buffers"].insert(doc["buffers"].begin() + 1, json::parse(R"({"name": "gate", "role": "in", "present_if": "gate != 'none'",
+    "shape": ["B", "gate == 'bf1c' ? F : 1", "1", "C"]})"));
+  doc["solution"]["args"] = {"out", "x", "gate", "scale", "l", "c", "f"};
+  const auto r = render(spec_of(doc, std::string(kIncludes) + R"(template <typename T>
+__global__ void frames(T* out, const T* x, const T* gate, const T* scale, int l, int c, int f) {
+  for (int i = threadIdx.x; i < c; i += blockDim.x) out[blockIdx.x * c + i] = T(float(x[blockIdx.x * c + i]) * float(scale[i]) * (gate ? float(gate[i]) : 1.f));
+}
+)"));
+  EXPECT_TRUE(has(r.kernel, "    if constexpr (kGate == ako_port_frames_host::ako_str_bf1c) {\n"
+                            "      RuntimeCheck(gate.dim() == 4, \"gate: must have 4 dimensions, got \", gate.dim());\n"
+                            "      F.set_value(gate.size(1));  // gate == 'bf1c' ? F : 1\n"
+                            "    } else if constexpr (kLayout == ako_port_frames_host::ako_str_bf1c) {\n"
+                            "      RuntimeCheck(scale.dim() == 4, \"scale: must have 4 dimensions, got \", scale.dim());\n"
+                            "      F.set_value(scale.size(1));  // layout == 'bf1c' ? F : 1\n"
+                            "    } else {\n"
+                            "      F.set_value(1);  // no tensor is shaped by F here: the op cannot see it\n    }\n"))
+      << r.kernel;
+  REQUIRE_NVCC();
+  const std::string out = compile_and_run(r.kernel, R"(
+  using namespace ako_port_frames_host;
+  const auto out = T(0, {2, 6, 64}, kBf16), x = T(2048, {2, 6, 64}, kBf16);
+  const auto frames3 = T(4096, {2, 3, 1, 64}, kBf16), per_batch = T(8192, {2, 1, 1, 64}, kBf16);
+  attempt("gate bf1c", [&] { AkoFramesKernel<ako_str_bc, ako_str_bf1c, __nv_bfloat16>::run(out, x, frames3, per_batch); });
+  attempt("layout bf1c", [&] { AkoFramesKernel<ako_str_bf1c, ako_str_none, __nv_bfloat16>::run(out, x, x, frames3); });
+  attempt("both, disagreeing", [&] { AkoFramesKernel<ako_str_bf1c, ako_str_bf1c, __nv_bfloat16>::run(out, x, frames3, T(8192, {2, 2, 1, 64}, kBf16)); });
+  attempt("neither", [&] { AkoFramesKernel<ako_str_bc, ako_str_bc, __nv_bfloat16>::run(out, x, per_batch, per_batch); });
+)");
+  EXPECT_TRUE(has(out, "gate bf1c: launch grid=12,1,1 block=64,1,1 smem=0 args=@0,@2048,@4096,@8192,6,64,3\n")) << out;
+  EXPECT_TRUE(has(out, "layout bf1c: launch grid=12,1,1 block=64,1,1 smem=0 args=@0,@2048,null,@4096,6,64,3\n")) << out;
+  EXPECT_TRUE(has(out, "both, disagreeing: error scale: extent 1 must be layout == 'bf1c' ? F : 1 = 3, got 2\n")) << out;
+  EXPECT_TRUE(has(out, "neither: launch grid=12,1,1 block=64,1,1 smem=0 args=@0,@2048,@8192,@8192,6,64,1\n")) << out;
+}
+
 // q and k: views into the caller's packed qkv, updated in place, passed as strided tensors.
 TEST_F(PortV2, AViewIsAStridedTensorWithExactlyItsStrides) {
   json doc = base_doc("qk_norm", {"N", "H", "D"}, {"q", "k", "weight", "h", "d", "row", "eps"});
