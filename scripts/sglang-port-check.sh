@@ -182,7 +182,8 @@ PY
   step "7.$n $t: the Python wrapper is valid Python"
   # (the byte code goes under --work: a __pycache__ in the engine would be dirt that ako port refuses)
   python3 -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' \
-    "$ENGINE/$WRAPPER" "$WORK/wrapper_$t.pyc" && echo "py_compile $WRAPPER: ok"
+    "$ENGINE/$WRAPPER" "$WORK/wrapper_$t.pyc" || { echo "$WRAPPER: not valid Python"; exit 1; }
+  echo "py_compile $WRAPPER: ok"
 done
 
 step "8. the engine's own C++ kernels through the same include tree (the tree is complete)"

@@ -48,9 +48,22 @@ std::string tied_tensor(const TaskSpec& s, const std::string& flag) {
   return "";
 }
 
+// Whether the entry point has a tensor or f32 scalar parameter of that name.
+bool entry_parameter(const TaskSpec& s, const std::string& name) {
+  for (const BufferSpec* b : python_tensors(s))
+    if (b->name == name) return true;
+  const task::ScalarSpec* v = find_scalar(s, name);
+  return v && v->type == task::ScalarType::f32 && std::count(s.solution.args.begin(), s.solution.args.end(), name);
+}
+
+// A flag's or axis's name inside the entry point: a tied flag is has_<flag>; a keyword that
+// would repeat a tensor's name (residual_gate_norm_scale_shift's axis `gate` beside its tensor
+// `gate`) takes a suffix, <axis>_axis or <flag>_flag: Python refuses a repeated parameter.
 std::string local_of(const TaskSpec& s, const std::string& name) {
   const bool flag = std::count(s.flags.begin(), s.flags.end(), name) > 0;
-  return flag && !tied_tensor(s, name).empty() ? "has_" + name : name;
+  if (flag && !tied_tensor(s, name).empty()) return "has_" + name;
+  if (!entry_parameter(s, name)) return name;
+  return name + (flag ? "_flag" : "_axis");
 }
 
 // Where the case's dtype comes from: `dtype` (an expression) and a tensor that stands in for an
@@ -121,8 +134,8 @@ std::string entry_params(const TaskSpec& s) {
     }
   }
   for (const auto& f : s.flags)
-    if (tied_tensor(s, f).empty()) keywords += f + ": bool, ";
-  for (const auto& a : s.axes) keywords += a.name + (a.kind == model::AxisKind::string ? ": str, " : ": int, ");
+    if (tied_tensor(s, f).empty()) keywords += local_of(s, f) + ": bool, ";
+  for (const auto& a : s.axes) keywords += local_of(s, a.name) + (a.kind == model::AxisKind::string ? ": str, " : ": int, ");
   if (!keywords.empty()) out += "*, " + keywords;
   while (!out.empty() && (out.back() == ' ' || out.back() == ',')) out.pop_back();
   return out;
@@ -173,7 +186,8 @@ std::string dtype_lines(const TaskSpec& s, const DtypeSource& src) {
     if (d == "$dtype") continue;
     std::string want;
     if (d.front() == '$')
-      want = fmt::format("{{\"bf16\": torch.bfloat16, \"fp16\": torch.float16, \"fp32\": torch.float32}}.get({}, {})", d.substr(1),
+      want = fmt::format("{{\"bf16\": torch.bfloat16, \"fp16\": torch.float16, \"fp32\": torch.float32}}.get({}, {})",
+                         local_of(s, d.substr(1)),
                          src.dtype);
     else if (const auto t = parse_dtype(d))
       want = torch_dtype(*t);
@@ -275,7 +289,7 @@ std::string render_wrapper(const TaskSpec& s, const EngineProfile& profile, cons
   for (const auto& d : s.dtypes) dtypes += torch_dtype(d) + ", ";
   std::string entry_variant;  // the guard's and loader's arguments as the entry has them
   for (const auto& f : s.flags) entry_variant += local_of(s, f) + ", ";
-  for (const auto& a : s.axes) entry_variant += a.name + ", ";
+  for (const auto& a : s.axes) entry_variant += local_of(s, a.name) + ", ";
   std::string variant_args;  // the same in the guard, whose parameters are the flags' own names
   for (const auto& f : s.flags) variant_args += f + ", ";
   for (const auto& a : s.axes) variant_args += a.name + ", ";

@@ -254,6 +254,46 @@ TEST_F(PortV2, TheWrappersGuardCoversTheAxesWhenExecuted) {
   EXPECT_TRUE(has(out, "wrapper ok")) << out;
 }
 
+// An axis named as a tensor (residual_gate_norm_scale_shift's axis gate and its optional tensor
+// gate): the wrapper's keyword becomes gate_axis, which the presence check and the template
+// arguments then use; Python refuses a repeated parameter name.
+TEST_F(PortV2, AnAxisNamedAsATensorIsTheKeywordAxisSuffixedInTheWrapper) {
+  if (testing::run_command("python3 -c 'import sys; sys.exit(sys.version_info < (3, 8))'").first != 0)
+    GTEST_SKIP() << "no python3 (3.8 or newer) to execute the generated wrapper";
+  json doc = base_doc("gated", {"N", "C"}, {"out", "x", "gate", "eps"});
+  doc["axes"] = json::parse(R"([{"name": "gate", "values": ["none", "bc"]}, {"name": "mod_dtype", "values": ["same", "fp32"]}])");
+  doc["buffers"] = json::parse(R"([{"name": "x", "role": "in", "shape": ["N", "C"]},
+    {"name": "gate", "role": "in", "dtype": "$mod_dtype", "shape": ["C"], "present_if": "gate != 'none'"},
+    {"name": "out", "role": "out", "shape": ["N", "C"]}])");
+  doc["scalars"] = json::parse(R"([{"name": "eps", "type": "f32", "value": 1e-6}])");
+  doc["solution"].update({{"grid", {"N"}}, {"block", {"64"}}});
+  const auto r = render(spec_of(doc, "// not compiled\n"));
+  EXPECT_TRUE(has(r.wrapper, "def ako_gated(out: torch.Tensor, x: torch.Tensor, gate: Optional[torch.Tensor], eps: float = 1e-06, *, "
+                             "gate_axis: str, mod_dtype: str) -> bool:")) << r.wrapper;
+  EXPECT_TRUE(has(r.wrapper, "    if (gate is not None) != bool(gate_axis != 'none'):\n"));
+  testing::write_file(root / "wrapper.py", r.wrapper);
+  std::string harness = kAxesHarness;
+  harness = harness.substr(0, harness.find("assert w.can_use_ako_norm_axes")) + R"PY(
+out, x, gate = T("bf16"), T("bf16"), T("fp32")
+assert w.ako_gated(out, x, gate, 1e-6, gate_axis="bc", mod_dtype="fp32") is True
+assert ("load_jit", ("1", "3", "bf16")) in calls, calls
+assert calls[-1] == ("ako_gated", (out, x, gate, 1e-6)), calls[-1]
+assert w.ako_gated(out, x, None, 1e-6, gate_axis="none", mod_dtype="same") is True
+assert calls[-1] == ("ako_gated", (out, x, x, 1e-6)), calls[-1]
+assert w.ako_gated(out, x, T("bf16"), 1e-6, gate_axis="bc", mod_dtype="fp32") is False  # gate not in fp32
+try:
+    w.ako_gated(out, x, None, 1e-6, gate_axis="bc", mod_dtype="same")
+    raise SystemExit("no gate for gate_axis bc was accepted")
+except ValueError as e:
+    assert "pass gate exactly when gate_axis != 'none'" in str(e), e
+print("wrapper ok")
+)PY";
+  testing::write_file(root / "harness.py", harness);
+  const auto [status, out] = testing::run_command("python3 '" + (root / "harness.py").string() + "' '" + (root / "wrapper.py").string() + "'");
+  EXPECT_EQ(status, 0) << out << "\n" << r.wrapper;
+  EXPECT_TRUE(has(out, "wrapper ok")) << out;
+}
+
 // scale broadcasts over L for layout b1c: its extent is an expression that is 1 there.
 TEST_F(PortV2, BroadcastExtentsAreCheckedAgainstTheirExpression) {
   json doc = base_doc("modulate", {"B", "L", "C"}, {"out", "x", "scale", "scale_rows", "l", "c"});
