@@ -364,10 +364,14 @@ def wrapper_check(torch, run, dev, failures, loads):
         if k in sample and run.allowed(c) and (k not in smallest or run.numel(c) < run.numel(smallest[k])):
             smallest[k] = c
 
+    # keywords as ako port names them: a flag or axis named as a tensor or f32 scalar of the
+    # entry takes a suffix (_flag, _axis)
+    taken = set(py_tensors) | set(f32)
+
     def call(case, tensors):
         kw = {s: float(case.scalars[s]) for s in f32}
-        kw.update({f: v for f, v in case.flags.items() if f not in tied})
-        kw.update(case.axes)
+        kw.update({(f + "_flag" if f in taken else f): v for f, v in case.flags.items() if f not in tied})
+        kw.update({(a + "_axis" if a in taken else a): v for a, v in case.axes.items()})
         return entry_fn(*[tensors[a] if case.buffers[a].present else None for a in py_tensors], **kw)
 
     for k in sample - smallest.keys():
