@@ -22,9 +22,9 @@
 // - The residual variant keeps residual_out as stored (rounded to T): exactly the value the
 //   norm must see, in half the registers of fp32.
 // - scale / shift / weight / bias are small broadcast tensors that L2 serves; they are loaded
-//   through the read-only path after the reductions (EARLY_MOD = 0, fewer registers; without
-//   a residual, scale and shift are prefetched into L1 with the row, so that load is an L1
-//   hit, not a second L2 round trip per token) or before them (EARLY_MOD = 1, their latency
+//   through the read-only path after the reductions (EARLY_MOD = 0, fewer registers; a
+//   prefetch of them into L1 with the row was measured 1.1-1.6x slower on the H200,
+//   ITERATIONS.md norm_scale_shift iteration 1) or before them (EARLY_MOD = 1, their latency
 //   hidden behind the reductions, in registers: 16 per chunk for fp32 scale + shift). The
 //   gate is needed first and comes with residual and x. Per-token modulation ([B,L,C]) is a
 //   stream as large as x and is loaded evict-first, like x and residual.
@@ -177,13 +177,6 @@ template <typename S, int VEC, Layout M> struct Modulation {
     else if constexpr (M == Layout::blc) row = p + (static_cast<long long>(b) * L + l) * C;
     else if constexpr (M == Layout::bf1c) row = p + static_cast<long long>(b * F + l / (L / F)) * C;
   }
-  // Start moving the chunk at column col into L1 without waiting for it and without a
-  // register: the cached layouts' loads after the reductions then hit L1 instead of paying a
-  // second L2 round trip on the token's critical path (EARLY_MOD = 0).
-  __device__ __forceinline__ void prefetch_chunk(int col) const {
-    if constexpr (M == Layout::c || M == Layout::bc || M == Layout::lc || M == Layout::bf1c)
-      asm volatile("prefetch.global.L1 [%0];" ::"l"(row + col));
-  }
   // Chunk at column col; per-token modulation streams like x, the rest stays cached.
   __device__ __forceinline__ Frag<S, VEC> load_chunk(int col) const {
     if constexpr (M == Layout::scalar || M == Layout::none) return Frag<S, VEC>::zero();  // unused
@@ -303,16 +296,6 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k)
       if (token_ok && lane + k * TPR < n_chunks) load_inputs(k);
-  } else if constexpr (!RESIDUAL) {
-    // Not in the residual kernel: its three input streams already hold the registers, and the
-    // prefetch addresses kept live cost its wan14b variants 5-16 registers (a block per SM).
-#pragma unroll
-    for (int k = 0; k < CHUNKS; ++k) {
-      if (token_ok && lane + k * TPR < n_chunks) {
-        sc.prefetch_chunk((lane + k * TPR) * VEC);
-        sh.prefetch_chunk((lane + k * TPR) * VEC);
-      }
-    }
   }
 
   // 3. Mean (LayerNorm) and the sum of squares of x - mean (or of x), both from registers.
