@@ -36,7 +36,8 @@ for t in $TASKS; do
       tune --classes shape; rc=$?
     fi
     echo "tune rc $rc" | tee -a "$S"; grep -E "^(wrote|TUNE|STOPPED|ako:)" "$D/tune.txt" | tee -a "$S"
-    cp solution/"$t"/configs/device_name=*.json "$D/" 2>/dev/null
+    # (a file name with "=" does not come back from the device tool: copy it under another)
+    for f in solution/"$t"/configs/device_name=*.json; do [ -f "$f" ] && cp "$f" "$D/config-$(basename "$f" .json | cut -d= -f2).json"; done
   fi
   step "$t: ako run"
   $B/ako run task "$t" --no-progress --json "$D/run.json" > "$D/run.txt" 2>&1

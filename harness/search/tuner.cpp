@@ -23,9 +23,10 @@ Params default_params(const task::TaskSpec& spec) {
   return p;
 }
 
-// Index of the config class `shape` falls in (first whose `when` holds), -1 for none. A
-// class choice that depends on the flags or axes cannot be tuned per shape: an error.
-int config_class_of(const task::TaskSpec& spec, const task::ShapeSpec& shape) {
+// Index of the config class `shape` falls in (first whose `when` holds), -1 for none. With
+// `strict`, a class choice that depends on the flags or axes cannot be tuned per config class:
+// an error; without, the class of the first combination (what a per-shape class starts from).
+int config_class_of(const task::TaskSpec& spec, const task::ShapeSpec& shape, bool strict = true) {
   int chosen = -2;
   for (task::ExprEnv env : task::variant_envs(spec)) {
     for (const auto& [k, v] : shape.dims) env[k] = v;
@@ -34,6 +35,7 @@ int config_class_of(const task::TaskSpec& spec, const task::ShapeSpec& shape) {
       const auto& cls = spec.config_classes[c];
       if (cls.when.empty() || task::eval_bool(cls.when, env)) found = static_cast<int>(c);
     }
+    if (!strict) return found;
     if (chosen != -2 && found != chosen)
       throw Error(fmt::format("shape {}: the config's classes depend on the flags or axes; tune with --classes shape",
                               shape.name));
@@ -62,7 +64,8 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
       continue;
     }
     Params current = default_params(spec);
-    if (const int fallback = config_class_of(spec, *s); fallback >= 0) current = spec.config_classes[fallback].params;
+    if (const int fallback = config_class_of(spec, *s, false); fallback >= 0)
+      current = spec.config_classes[fallback].params;
     std::string name = "shape-" + s->name;
     for (const auto& c : spec.config_classes)
       if (c.name == name) name += "-tuned";

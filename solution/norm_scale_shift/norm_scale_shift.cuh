@@ -22,10 +22,12 @@
 // - The residual variant keeps residual_out as stored (rounded to T): exactly the value the
 //   norm must see, in half the registers of fp32.
 // - scale / shift / weight / bias are small broadcast tensors that L2 serves; they are loaded
-//   through the read-only path after the reductions (EARLY_MOD = 0, fewer registers) or before
-//   them (EARLY_MOD = 1, their latency hidden behind the reductions). The gate is needed
-//   first and comes with residual and x. Per-token modulation ([B,L,C]) is a stream as large
-//   as x and is loaded evict-first, like x and residual.
+//   through the read-only path after the reductions (EARLY_MOD = 0, fewer registers; a
+//   prefetch of them into L1 with the row was measured 1.1-1.6x slower on the H200,
+//   ITERATIONS.md norm_scale_shift iteration 1) or before them (EARLY_MOD = 1, their latency
+//   hidden behind the reductions, in registers: 16 per chunk for fp32 scale + shift). The
+//   gate is needed first and comes with residual and x. Per-token modulation ([B,L,C]) is a
+//   stream as large as x and is loaded evict-first, like x and residual.
 // - Stores are streaming (st.global.cs): nothing reads y or residual_out again here.
 // Requirements: C % VEC == 0, every pointer aligned to VEC elements of its type, B * L < 2^31.
 // T may be bf16, fp16 or fp32 (the tasks run bf16 and fp16); S (scale, shift, gate) T or fp32.
@@ -173,7 +175,7 @@ template <typename S, int VEC, Layout M> struct Modulation {
     else if constexpr (M == Layout::bc) row = p + static_cast<long long>(b) * C;
     else if constexpr (M == Layout::lc) row = p + static_cast<long long>(l) * C;
     else if constexpr (M == Layout::blc) row = p + (static_cast<long long>(b) * L + l) * C;
-    else if constexpr (M == Layout::bf1c) row = p + (static_cast<long long>(b) * F + l / (L / F)) * C;
+    else if constexpr (M == Layout::bf1c) row = p + static_cast<long long>(b * F + l / (L / F)) * C;
   }
   // Chunk at column col; per-token modulation streams like x, the rest stays cached.
   __device__ __forceinline__ Frag<S, VEC> load_chunk(int col) const {

@@ -3,6 +3,7 @@
 // residual_gate_norm_scale_shift): run the task through `ako run`, and the verdicts of the
 // frame-blind broken candidate (tests/tasks/broken/norm_fusion_ignores_frames.cuh), which must
 // be incorrect exactly where a per-frame tensor meets F > 1.
+#include <functional>
 #include <string>
 
 #include "gpu_test_support.hpp"
@@ -33,16 +34,21 @@ inline std::pair<int, int> expect_all_correct(const std::string& task) {
 }
 
 // The frame-blind candidate: incorrect, naming `wrong_buffer`, on the compare
-// cases `per_frame(case)` selects; correct on every other. Returns how many it caught.
+// cases `per_frame(case)` selects; correct on every other but those `ignored(case)` selects
+// (wrong for another reason another test checks). Returns how many it caught.
 template <typename PerFrame>
-int expect_frame_blind_caught(const std::string& task, PerFrame per_frame, const std::string& wrong_buffer) {
+int expect_frame_blind_caught(const std::string& task, PerFrame per_frame, const std::string& wrong_buffer,
+                              const std::function<bool(const nlohmann::json&)>& ignored = {}) {
   const auto json = temp_json(task + "-frame-blind");
   const Ran r = run_ako("run task " + task + " --no-time --no-checks --case-timeout 60 --solution " + kFrameBlind +
                         " --json " + json.string());
   EXPECT_EQ(r.status, 1) << r.output;
+  const auto j = read_json(json);
+  EXPECT_TRUE(j.contains("cases") && !j["cases"].empty()) << r.output;
   int caught = 0;
-  for (const auto& c : read_json(json)["cases"]) {
+  for (const auto& c : j["cases"]) {
     if (c["kind"] != "compare") continue;
+    if (!per_frame(c) && ignored && ignored(c)) continue;
     if (per_frame(c)) {
       ++caught;
       EXPECT_EQ(c["verdict"], "incorrect") << c.dump();
