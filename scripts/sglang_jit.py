@@ -68,11 +68,15 @@ class Builder:
         self.cxx = os.environ.get("CXX") or shutil.which("c++") or "g++"
 
     def build(self, name: str, cuda_files, wrappers) -> pathlib.Path:
-        """One module from one generated unit; the build folder is keyed by the unit's text, so a
-        load_jit asking for the same unit later finds it built (as SGLang's cache would)."""
+        """One module from one generated unit; the build folder is keyed by the unit's text and
+        the kernel files' contents, so a load_jit asking for the same unit later finds it built (as
+        SGLang's cache would), and a payload prepared again from a new port is built again."""
         files = [str((self.kernel_path / "csrc" / f).resolve()) for f in cuda_files]
         src = wrapper_source(files, wrappers)
-        d = self.build_root / f"{hashlib.sha256(src.encode()).hexdigest()[:16]}"
+        key = hashlib.sha256(src.encode())
+        for f in files:
+            key.update(pathlib.Path(f).read_bytes())
+        d = self.build_root / f"{key.hexdigest()[:16]}"
         so = d / "module.so"
         if so.exists():
             return so

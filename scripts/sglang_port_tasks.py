@@ -57,6 +57,7 @@ TASKS = {
         "extra_shapes": [
             {"name": "cls-c-mult-2", "B": 2, "L": 9, "C": 42, "F": 3},
             {"name": "cls-c512", "B": 2, "L": 100, "C": 1536, "F": 5},
+            {"name": "cls-c1280", "B": 2, "L": 10, "C": 1280, "F": 5},  # the H200 config's shape classes take zimage
         ],
     },
     # The norm fusions: the CuTe DSL kernels SGLang runs (fused_norm_scale_shift /
