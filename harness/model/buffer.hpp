@@ -35,6 +35,14 @@ struct Tolerance {
   double rtol = 1e-2;
 };
 
+// How much less precise than the reference the candidate may be, judged against the task's
+// fp64 oracle on the full shape (tasks/README.md, "Precision against the oracle"): its RMS and
+// max abs error may be at most these multiples of the reference's (floored).
+struct ErrorFactor {
+  double rms = 1.25;
+  double max = 3;
+};
+
 // A buffer that is a window into another buffer's allocation (q and k inside the packed qkv):
 // element (i0, ..., in) is at of_storage[offset + sum(ik * strides[k])]. Strides in elements;
 // 0 broadcasts a dimension (read-only views).
@@ -55,6 +63,7 @@ struct Buffer {
   bool present = true;              // absent optional buffers are passed as nullptr
   Init init;
   Tolerance tolerance;              // out / inout of a floating type; integers compare exactly
+  ErrorFactor error_factor;         // out / inout of a floating type: the precision check's factors
   std::optional<View> view;         // set: not allocated, a window into buffers[view->of]
 };
 

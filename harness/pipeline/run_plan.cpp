@@ -54,6 +54,11 @@ std::map<std::string, std::string> support_name_expressions() {
     }
     m["poison:" + name] = "ako_poison<" + ty + ">";     // out views inside inout storages
     m["compare:" + name] = "ako_compare<" + ty + ">";   // integers exactly
+    if (!dtype_is_integer(t)) {
+      // The precision check against the fp64 oracle (tasks/README.md, "Precision against the oracle").
+      m["widen:" + name] = "ako_widen<" + ty + ">";
+      m["oracle_error:" + name] = "ako_oracle_error<" + ty + ">";
+    }
   }
   // Writes outside a storage's writable views: bitwise, so one kernel per element size.
   m["check_outside:u16"] = "ako_check_outside<unsigned short>";

@@ -88,6 +88,21 @@ struct BaselineResult {
   double speedup = 0;            // its median / the solution's median (> 1: the solution is faster)
 };
 
+// The solution's error against the task's fp64 oracle on the full shape, judged with the
+// reference's own error as the yardstick (tasks/README.md, "Precision against the oracle"):
+// the compared unit and trial that came closest to its limit (or broke it first).
+struct PrecisionReport {
+  std::string buffer;            // the compared unit's buffer
+  int trial = 0;                 // 1-based validation trial
+  double solution_rms = 0, solution_max = 0;     // RMS and max abs error against the oracle
+  double reference_rms = 0, reference_max = 0;
+  double floor_rms = 0, floor_max = 0;           // u(dtype) / 4 x RMS (max) |oracle|
+  double rms_factor = 0, max_factor = 0;         // the buffer's error_factor
+  double rms_ratio = 0, max_ratio = 0;           // solution / max(reference, floor)
+  int trials_checked = 0;        // validation trials the check ran on
+  double check_s = 0;            // wall seconds the check added to the case (allocation, copies, oracle, reductions)
+};
+
 struct CaseResult {
   int index = 0;
   std::string kind = "compare";  // "compare" (solution vs reference) or "reference_check" (reference vs the task's fp64 oracle)
@@ -115,6 +130,7 @@ struct CaseResult {
   std::vector<SanitizerReport> sanitizer;  // --sanitize re-runs of a failing case
   std::vector<BaselineResult> baselines;   // one per task baseline (compare cases), spec order
   std::optional<ClockReport> clock;        // the SM clock while this case was timed
+  std::optional<PrecisionReport> precision;  // compare cases with an oracle: the precision check
 };
 
 struct DeviceInfo {
@@ -224,6 +240,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StaticFinding, check, file, kern
 
 void to_json(nlohmann::json& j, const ErrorStats& v);
 void from_json(const nlohmann::json& j, ErrorStats& v);
+void to_json(nlohmann::json& j, const PrecisionReport& v);
+void from_json(const nlohmann::json& j, PrecisionReport& v);
 void to_json(nlohmann::json& j, const BaselineResult& v);
 void from_json(const nlohmann::json& j, BaselineResult& v);
 void to_json(nlohmann::json& j, const CaseResult& v);

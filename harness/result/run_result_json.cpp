@@ -58,6 +58,42 @@ void from_json(const json& j, ErrorStats& v) {
   opt(j, "buffer", v.buffer);
 }
 
+void to_json(json& j, const PrecisionReport& v) {
+  j = json{{"buffer", v.buffer},
+           {"trial", v.trial},
+           {"solution_rms", v.solution_rms},
+           {"solution_max", v.solution_max},
+           {"reference_rms", v.reference_rms},
+           {"reference_max", v.reference_max},
+           {"floor_rms", v.floor_rms},
+           {"floor_max", v.floor_max},
+           {"rms_factor", v.rms_factor},
+           {"max_factor", v.max_factor},
+           {"rms_ratio", v.rms_ratio},
+           {"max_ratio", v.max_ratio},
+           {"trials_checked", v.trials_checked},
+           {"check_s", v.check_s}};
+  // JSON has no NaN/Inf (a ratio over a zero yardstick): written as null.
+  for (auto& x : j)
+    if (x.is_number_float() && !std::isfinite(x.get<double>())) x = nullptr;
+}
+void from_json(const json& j, PrecisionReport& v) {
+  opt(j, "buffer", v.buffer);
+  opt(j, "trial", v.trial);
+  opt(j, "solution_rms", v.solution_rms);
+  opt(j, "solution_max", v.solution_max);
+  opt(j, "reference_rms", v.reference_rms);
+  opt(j, "reference_max", v.reference_max);
+  opt(j, "floor_rms", v.floor_rms);
+  opt(j, "floor_max", v.floor_max);
+  opt(j, "rms_factor", v.rms_factor);
+  opt(j, "max_factor", v.max_factor);
+  opt(j, "rms_ratio", v.rms_ratio);
+  opt(j, "max_ratio", v.max_ratio);
+  opt(j, "trials_checked", v.trials_checked);
+  opt(j, "check_s", v.check_s);
+}
+
 void to_json(json& j, const BaselineResult& v) {
   j = json{{"name", v.name},
            {"verdict", verdict_name(v.verdict)},
@@ -106,7 +142,8 @@ void to_json(json& j, const CaseResult& v) {
            {"input_sets", v.input_sets},
            {"sanitizer", v.sanitizer},
            {"baselines", v.baselines},
-           {"clock", v.clock ? json(*v.clock) : json(nullptr)}};
+           {"clock", v.clock ? json(*v.clock) : json(nullptr)},
+           {"precision", v.precision ? json(*v.precision) : json(nullptr)}};
 }
 void from_json(const json& j, CaseResult& v) {
   opt(j, "index", v.index);
@@ -136,6 +173,7 @@ void from_json(const json& j, CaseResult& v) {
   opt(j, "sanitizer", v.sanitizer);
   opt(j, "baselines", v.baselines);
   if (j.contains("clock") && !j["clock"].is_null()) v.clock = j["clock"].get<ClockReport>();
+  if (j.contains("precision") && !j["precision"].is_null()) v.precision = j["precision"].get<PrecisionReport>();
 }
 
 

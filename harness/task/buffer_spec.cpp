@@ -23,6 +23,14 @@ double non_negative(const Field& f, double fallback) {
   return v;
 }
 
+double factor_at_least_1(const Field& f, double fallback) {
+  if (!f.present()) return fallback;
+  double v = f.number();
+  if (!(v >= 1) || !std::isfinite(v))
+    f.fail("expected a finite factor >= 1 (the multiple of the reference's error the candidate may reach), " + f.got());
+  return v;
+}
+
 bool plain_value(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
@@ -162,6 +170,23 @@ std::map<DType, model::Tolerance> parse_tolerance(const Field& f, const std::vec
   return out;
 }
 
+std::map<DType, model::ErrorFactor> parse_error_factor(const Field& f, const std::vector<DType>& fill_in) {
+  std::map<DType, model::ErrorFactor> out;
+  if (f.present()) {
+    for (const auto& [key, entry] : f.members()) {
+      auto t = parse_dtype(key);
+      if (!t || dtype_is_integer(*t))
+        entry.fail(fmt::format("unknown dtype; expected keys among bf16, fp16, fp32 (integers compare exactly), got \"{}\"", key));
+      entry.only_keys({"rms", "max"});
+      const model::ErrorFactor d = default_error_factor(*t);
+      out[*t] = model::ErrorFactor{factor_at_least_1(entry["rms"], d.rms), factor_at_least_1(entry["max"], d.max)};
+    }
+  }
+  for (DType t : fill_in)
+    if (!out.count(t)) out[t] = default_error_factor(t);
+  return out;
+}
+
 std::vector<model::Axis> parse_axes(const Field& f, std::vector<std::string>& taken) {
   std::vector<model::Axis> out;
   if (!f.present()) return out;
@@ -176,7 +201,7 @@ std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec) {
   const std::vector<std::string> known = expression_names(spec);
   std::vector<BufferSpec> out;
   for (const Field& e : f.elements()) {
-    e.only_keys({"name", "role", "dtype", "shape", "present_if", "init", "tolerance", "view"});
+    e.only_keys({"name", "role", "dtype", "shape", "present_if", "init", "tolerance", "error_factor", "view"});
     BufferSpec b;
     b.name = e["name"].non_empty_string();
     if (!is_identifier(b.name)) e["name"].fail(fmt::format("expected an identifier (it names a kernel argument), got \"{}\"", b.name));
@@ -209,6 +234,11 @@ std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec) {
       if (b.role == model::Role::in) e["tolerance"].fail("a tolerance applies to what is compared: role out or inout");
       if (integer) e["tolerance"].fail("integer buffers are compared exactly; leave tolerance out");
       b.tolerance = parse_tolerance(e["tolerance"], {});
+    }
+    if (e["error_factor"].present()) {
+      if (b.role == model::Role::in) e["error_factor"].fail("an error factor applies to what is compared: role out or inout");
+      if (integer) e["error_factor"].fail("integer buffers are compared exactly; leave error_factor out");
+      b.error_factor = parse_error_factor(e["error_factor"], {});
     }
     out.push_back(std::move(b));
   }

@@ -300,6 +300,10 @@ std::vector<model::Buffer> make_buffers(const TaskSpec& spec, DType dtype, const
       auto own = b.tolerance.find(job.dtype);
       job.tolerance = own != b.tolerance.end() ? own->second
                       : spec.tolerance.count(job.dtype) ? spec.tolerance.at(job.dtype) : default_tolerance(job.dtype);
+      auto own_factor = b.error_factor.find(job.dtype);
+      job.error_factor = own_factor != b.error_factor.end() ? own_factor->second
+                         : spec.error_factor.count(job.dtype) ? spec.error_factor.at(job.dtype)
+                                                              : default_error_factor(job.dtype);
     } else {
       job.tolerance = model::Tolerance{0, 0};
     }
@@ -463,9 +467,9 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
     c.solution = instantiate(spec, spec.solution, "solution", solution_env, c, c.params, scalars, label);
     for (size_t i = 0; i < spec.baselines.size(); ++i)
       c.baselines.push_back(instantiate_baseline(spec, i, env, c, scalars, label));
-  } else {
-    c.oracle = instantiate(spec, spec.oracle, "oracle", env, c, {}, scalars, label, {}, true);
   }
+  // reference_check: the reference's ground truth; compare: the precision check's.
+  c.oracle = instantiate(spec, spec.oracle, "oracle", env, c, {}, scalars, label, {}, true);
   c.bytes = roofline_bytes(c.buffers);
   return c;
 }

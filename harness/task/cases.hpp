@@ -46,7 +46,9 @@ struct Case {
   std::vector<model::Buffer> buffers;
   std::map<std::string, double> scalars;  // every scalar's value
   KernelInstance reference;
-  std::optional<KernelInstance> oracle;   // reference_check only: the fp64 oracle ({T} = double)
+  // The fp64 oracle ({T} = double): the reference's ground truth in a reference_check case, the
+  // precision check's in a compare case (tasks/README.md, "Precision against the oracle").
+  std::optional<KernelInstance> oracle;
   std::optional<KernelInstance> solution;
   std::vector<BaselineInstance> baselines;  // compare cases: one per spec baseline, in spec order
   // Bytes the op must move, each buffer at its own size and dtype: in read once, out written

@@ -285,6 +285,11 @@ model::Tolerance default_tolerance(DType dtype) {
   return model::Tolerance{1e-2, 1e-2};
 }
 
+model::ErrorFactor default_error_factor(DType dtype) {
+  if (dtype == DType::fp32) return model::ErrorFactor{16, 32};
+  return model::ErrorFactor{1.25, 3};
+}
+
 std::vector<std::string> expression_names(const TaskSpec& spec) {
   std::vector<std::string> names = concat(spec.dims, spec.flags);
   for (const auto& a : spec.axes) names.push_back(a.name);
@@ -319,7 +324,7 @@ TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file
   std::string schema = top["schema"].string();
   if (schema == "ako.task/1") refuse_version_1(top["schema"]);
   if (schema != kTaskSchema) top["schema"].fail(fmt::format("expected \"{}\", got \"{}\"", kTaskSchema, schema));
-  top.only_keys({"schema", "name", "description", "dims", "dtypes", "flags", "axes", "trials", "tolerance", "buffers",
+  top.only_keys({"schema", "name", "description", "dims", "dtypes", "flags", "axes", "trials", "tolerance", "error_factor", "buffers",
                  "scalars", "reference", "oracle", "solution", "baselines", "shapes", "check_shapes", "port", "when"});
   spec.name = top["name"].non_empty_string();
   if (top["description"].present()) spec.description = top["description"].string();
@@ -335,6 +340,7 @@ TaskSpec parse_task(const nlohmann::json& doc, const std::filesystem::path& file
     spec.trials = static_cast<int>(trials);
   }
   spec.tolerance = parse_tolerance(top["tolerance"], spec.dtypes);
+  spec.error_factor = parse_error_factor(top["error_factor"], spec.dtypes);
   if (top["when"].present()) {
     spec.when = top["when"].non_empty_string();
     const auto known = expression_names(spec);

@@ -44,6 +44,7 @@ struct BufferSpec {
   std::string present_if;                // empty: always; else a boolean expression over flags, axes, dims
   InitSpec init;
   std::map<DType, model::Tolerance> tolerance;  // per-buffer overrides of the task's (out / inout)
+  std::map<DType, model::ErrorFactor> error_factor;  // per-buffer overrides of the task's (out / inout)
   std::optional<ViewSpec> view;
 };
 
@@ -139,6 +140,9 @@ struct TaskSpec {
   KernelSpec solution;
   std::vector<BaselineSpec> baselines;   // peers timed beside the solution (may be empty)
   std::map<DType, model::Tolerance> tolerance;  // one entry per floating dtype in `dtypes` (defaults filled in)
+  // The precision check's factors per floating dtype (tasks/README.md, "Precision against the
+  // oracle"); a dtype without an entry takes default_error_factor.
+  std::map<DType, model::ErrorFactor> error_factor;
   int trials = 3;
   nlohmann::json port = nlohmann::json::object();  // port target, read by `ako port`
   // Every file of the solution's config folder, read at load time: device files in name
@@ -165,6 +169,13 @@ std::vector<std::string> expression_names(const TaskSpec& spec);
 // Tolerance used for a dtype the spec's "tolerance" does not list: 1e-2/1e-2 for bf16 and
 // fp16, 1e-5/1e-5 for fp32.
 model::Tolerance default_tolerance(DType dtype);
+
+// Factors used for a dtype the spec's "error_factor" does not list: RMS 1.25 and max 3 for bf16
+// and fp16 (a kernel that computes in fp32 and rounds once scores 1.00 on both; one more
+// rounding to T scores about 1.4 in RMS), RMS 16 and max 32 for fp32 (whose error is the fp32
+// arithmetic's own, which any reordering of a sum changes: a sequential sum of 6144 elements
+// scores up to about 7 and 9; a 16-bit accumulation scores over 1000).
+model::ErrorFactor default_error_factor(DType dtype);
 
 // Parse and validate a config document against a parsed spec (its params, dims and flags).
 // `file` names the config in errors. Returns the classes; `source` receives the free text.

@@ -32,6 +32,10 @@ std::string declared_name(const Field& f, const std::vector<std::string>& taken,
 // A "tolerance" object keyed by floating dtype; every dtype of `fill_in` it lacks gets the default.
 std::map<DType, model::Tolerance> parse_tolerance(const Field& f, const std::vector<DType>& fill_in);
 
+// An "error_factor" object keyed by floating dtype, {"rms": >= 1, "max": >= 1} each; every dtype
+// of `fill_in` it lacks gets the default (default_error_factor).
+std::map<DType, model::ErrorFactor> parse_error_factor(const Field& f, const std::vector<DType>& fill_in);
+
 // The optional "axes" array (task/buffer_spec.cpp); names are added to `taken`.
 std::vector<model::Axis> parse_axes(const Field& f, std::vector<std::string>& taken);
 

@@ -330,6 +330,7 @@ void merge_worker_fields(CaseResult& into, const CaseResult& w) {
   into.solution_time = w.solution_time;
   into.input_sets = w.input_sets;
   into.clock = w.clock;
+  into.precision = w.precision;
   // The parent's entries say why a baseline did not run; the worker's replace those that ran.
   for (const BaselineResult& b : w.baselines) {
     auto it = std::find_if(into.baselines.begin(), into.baselines.end(),

@@ -30,6 +30,8 @@ void to_json(nlohmann::json& j, const Init& v);
 void from_json(const nlohmann::json& j, Init& v);
 void to_json(nlohmann::json& j, const Tolerance& v);
 void from_json(const nlohmann::json& j, Tolerance& v);
+void to_json(nlohmann::json& j, const ErrorFactor& v);
+void from_json(const nlohmann::json& j, ErrorFactor& v);
 void to_json(nlohmann::json& j, const View& v);
 void from_json(const nlohmann::json& j, View& v);
 void to_json(nlohmann::json& j, const Buffer& v);
@@ -48,6 +50,7 @@ using InitSpec = model::Init;
 using BufferJob = model::Buffer;
 using ArgJob = model::Arg;
 using Tolerance = model::Tolerance;
+using ErrorFactor = model::ErrorFactor;
 
 struct LaunchJob {
   std::string module;            // path of a cubin file
@@ -85,8 +88,11 @@ struct CaseJob {
   std::vector<BufferJob> buffers;
   LaunchJob reference;
   std::optional<LaunchJob> solution;      // absent for reference_check
-  // reference_check only: the task's fp64 oracle, launched on fp64 copies of every floating
-  // buffer (integer buffers as they are); the reference's outputs are compared with its own.
+  // The task's fp64 oracle, launched on fp64 copies of every floating buffer (integer buffers
+  // as they are). reference_check: the reference's outputs are compared with its own under the
+  // tolerance. compare: on every validation trial the solution's error against it is judged
+  // with the reference's error as the yardstick (exec/worker/precision_check.hpp); absent, no
+  // precision check.
   std::optional<LaunchJob> oracle;
   std::vector<BaselineJob> baselines;     // compare cases: the baselines that run here (may be empty)
   int trials = 3;                // fresh inputs per trial

@@ -51,6 +51,12 @@ void from_json(const json& j, Tolerance& v) {
   opt(j, "rtol", v.rtol);
 }
 
+void to_json(json& j, const ErrorFactor& v) { j = json{{"rms", v.rms}, {"max", v.max}}; }
+void from_json(const json& j, ErrorFactor& v) {
+  opt(j, "rms", v.rms);
+  opt(j, "max", v.max);
+}
+
 void to_json(json& j, const View& v) {
   j = json{{"of", v.of}, {"offset", v.offset}, {"extents", v.extents}, {"strides", v.strides}};
 }
@@ -65,7 +71,7 @@ void from_json(const json& j, View& v) {
 void to_json(json& j, const Buffer& v) {
   j = json{{"name", v.name},       {"role", v.role},       {"dtype", std::string(dtype_name(v.dtype))},
            {"count", v.count},     {"extents", v.extents}, {"present", v.present},
-           {"init", v.init},       {"tolerance", v.tolerance}};
+           {"init", v.init},       {"tolerance", v.tolerance}, {"error_factor", v.error_factor}};
   if (v.view) j["view"] = *v.view;
 }
 void from_json(const json& j, Buffer& v) {
@@ -77,6 +83,7 @@ void from_json(const json& j, Buffer& v) {
   opt(j, "present", v.present);
   opt(j, "init", v.init);
   opt(j, "tolerance", v.tolerance);
+  opt(j, "error_factor", v.error_factor);
   if (j.contains("view")) v.view = j.at("view").get<View>();
 }
 

@@ -13,6 +13,7 @@
 #include "exec/worker/case_buffers.hpp"
 #include "exec/worker/case_inputs.hpp"
 #include "exec/worker/oracle_check.hpp"
+#include "exec/worker/precision_check.hpp"
 #include "exec/worker/validation.hpp"
 
 namespace ako::exec {
@@ -107,6 +108,9 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
 
   stage = "allocation";
   const bool with_solution = !reference_check;
+  // Before the input sets, so the timed sets are chosen beside its fp64 copies; freed before timing.
+  std::optional<PrecisionCheck> precision;
+  if (with_solution && job.oracle) precision.emplace(job, modules_, cuda_.stream());
   CaseBuffers buffers(job, with_solution, input_sets(job, with_solution), support_, cuda_.stream());
 
   stage = "loading kernels";
@@ -135,7 +139,9 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
     r.verdict = r.reason.empty() ? Verdict::correct : Verdict::incorrect;
     return r;
   }
-  ValidationOutcome v = validate_against_reference(job, buffers, reference, *solution, ctx);
+  ValidationOutcome v =
+      validate_against_reference(job, buffers, reference, *solution, ctx, precision ? &*precision : nullptr);
+  if (precision) r.precision = precision->finish();
   r.error = v.acc.stats();
   r.reason = v.acc.failure_reason("solution", "reference kernel");
   r.verdict = r.reason.empty() ? Verdict::correct : Verdict::incorrect;

@@ -5,6 +5,7 @@
 #include "cuda/fault.hpp"
 #include "exec/worker/case_inputs.hpp"
 #include "exec/worker/determinism.hpp"
+#include "exec/worker/precision_check.hpp"
 #include "exec/worker/write_checks.hpp"
 
 namespace ako::exec {
@@ -37,13 +38,14 @@ void compare_units(const CaseJob& job, const CaseBuffers& buffers, Side got, Sid
 
 ValidationOutcome validate_against_reference(const CaseJob& job, const CaseBuffers& buffers,
                                              const BoundLaunch& reference, const BoundLaunch& solution,
-                                             const ValidationContext& ctx) {
+                                             const ValidationContext& ctx, PrecisionCheck* precision) {
   ValidationOutcome out;
   for (int t = 0; t < job.trials; ++t) {
     *ctx.stage = trial_stage(t, job.trials, "inputs");
     fill_inputs(job, buffers, 0, job.seed + t, ctx.support, ctx.stream);
     prepare_launch(job, buffers, Side::reference, 0, ctx.support, ctx.stream);
     prepare_launch(job, buffers, Side::solution, 0, ctx.support, ctx.stream);
+    if (precision) precision->take_inputs(job, buffers, t, ctx);
     *ctx.stage = trial_stage(t, job.trials, "reference");
     const double ref_s = run_kernel(reference, ctx);
     if (ctx.reference_s && !*ctx.reference_s) *ctx.reference_s = ref_s;
@@ -57,6 +59,7 @@ ValidationOutcome validate_against_reference(const CaseJob& job, const CaseBuffe
     compare_units(job, buffers, Side::solution, Side::reference, 0, ctx, {&out.acc, &trial});
     // Only a trial that passed can tell nondeterminism from plain wrong results.
     if (!trial.failure_reason("solution", "reference kernel").empty()) continue;
+    if (precision && (out.finding = precision->judge_trial(job, buffers, t, ctx))) return out;
     if ((out.finding = check_determinism(job, buffers, reference, solution, t, ctx))) return out;
   }
   return out;

@@ -22,6 +22,8 @@
 
 namespace ako::exec {
 
+class PrecisionCheck;   // exec/worker/precision_check.hpp
+
 struct ValidationContext {
   CUstream stream;
   verify::SupportKernels& support;
@@ -47,10 +49,11 @@ struct ValidationOutcome {
 
 // Solution (or a baseline, on the solution's buffers) against the reference kernel, both on the
 // GPU, over job.trials input sets (trial t seeded with job.seed + t). The inputs of the last
-// trial stay in set 0.
+// trial stay in set 0. With `precision` (the solution only), every trial that matched the
+// reference is also judged against the task's fp64 oracle (exec/worker/precision_check.hpp).
 ValidationOutcome validate_against_reference(const CaseJob& job, const CaseBuffers& buffers,
                                              const BoundLaunch& reference, const BoundLaunch& solution,
-                                             const ValidationContext& ctx);
+                                             const ValidationContext& ctx, PrecisionCheck* precision = nullptr);
 
 // Launch, then wait, so a fault is charged to the kernel that caused it (armed with the
 // watchdog). Returns the wall time in seconds.

@@ -45,6 +45,28 @@ struct AkoCompareStats {
 };
 static_assert(sizeof(AkoCompareStats) == 88, "AkoCompareStats layout is part of the protocol");
 
+// AkoOracleStats: what ako_oracle_error (support_kernels.cuh) reports about one compared unit:
+// a kernel's output (got, in its own floating dtype) against the task's fp64 oracle (double),
+// for the precision check (tasks/README.md, "Precision against the oracle"). The host zeroes
+// it before the launch and reads it back after. Layout (bytes): 0 count, 8 got_nonfinite,
+// 16 oracle_nonfinite, 24 sum_sq_err, 32 max_abs_err, 40 sum_sq_oracle, 48 max_abs_oracle;
+// 56 bytes. Per element, g = got widened exactly to double, o = the oracle's:
+// - oracle_nonfinite: o is NaN/Inf (nothing else is counted for the element).
+// - got_nonfinite:    g is NaN/Inf while o is finite (nothing else is counted).
+// - otherwise:        count += 1, sum_sq_err += (g - o)^2, max_abs_err = max |g - o|,
+//                     sum_sq_oracle += o^2, max_abs_oracle = max |o|.
+// The maxima are updated as the bits of non-negative doubles (they order like the values).
+struct AkoOracleStats {
+  unsigned long long count;
+  unsigned long long got_nonfinite;
+  unsigned long long oracle_nonfinite;
+  double sum_sq_err;
+  double max_abs_err;
+  double sum_sq_oracle;
+  double max_abs_oracle;
+};
+static_assert(sizeof(AkoOracleStats) == 56, "AkoOracleStats layout is part of the protocol");
+
 // The elements of one compared unit in its storage (exec::ElementWalk on the host): element j
 // (0 <= j < count, row-major over extents[0..rank)) is storage element
 // offset + sum_k idx_k * strides[k]. A whole buffer of n elements: rank 1, extent n, stride 1.

@@ -1,5 +1,6 @@
 // The support kernels that walk a compared unit's elements (AkoView): poisoning, the
-// element-wise comparison, and the check that nothing outside a storage's writable views changed.
+// element-wise comparison, the check that nothing outside a storage's writable views changed,
+// and the precision check's widening to fp64 and reduction against the oracle.
 #include <cstring>
 
 #include "common/error.hpp"
@@ -75,6 +76,36 @@ BufferComparison SupportKernels::compare(DType t, CUdeviceptr got, CUdeviceptr w
               "cuMemcpyDtoHAsync(compare statistics)");
   cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(compare)");
   return from_device(host);
+}
+
+void SupportKernels::widen(DType t, CUdeviceptr src, CUdeviceptr dst, uint64_t n, CUstream stream) {
+  unsigned long long count = n;
+  void* params[] = {&src, &dst, &count};
+  launch("widen:" + std::string(dtype_name(t)), function("widen", t), n, params, stream);
+}
+
+std::vector<OracleError> SupportKernels::oracle_errors(DType t, const std::vector<CUdeviceptr>& gots, CUdeviceptr oracle,
+                                                       const exec::ElementWalk& walk, CUstream stream) {
+  const size_t bytes = gots.size() * sizeof(AkoOracleStats);
+  if (oracle_stats_.bytes() < bytes) oracle_stats_ = cuda::DeviceBuffer(bytes, "oracle error statistics");
+  cuda::check(cuMemsetD8Async(oracle_stats_.get(), 0, bytes, stream), "cuMemsetD8Async(oracle error statistics)");
+  AkoView v = device_view(walk);
+  const std::string key = "oracle_error:" + std::string(dtype_name(t));
+  const CUfunction fn = function("oracle_error", t);
+  for (size_t i = 0; i < gots.size(); ++i) {
+    CUdeviceptr got = gots[i], stats = oracle_stats_.get() + i * sizeof(AkoOracleStats);
+    void* params[] = {&got, &oracle, &v, &stats};
+    launch(key, fn, v.count, params, stream);
+  }
+  std::vector<AkoOracleStats> host(gots.size());
+  cuda::check(cuMemcpyDtoHAsync(host.data(), oracle_stats_.get(), bytes, stream),
+              "cuMemcpyDtoHAsync(oracle error statistics)");
+  cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(oracle error)");
+  std::vector<OracleError> out;
+  for (const AkoOracleStats& s : host)
+    out.push_back(OracleError{s.count, s.got_nonfinite, s.oracle_nonfinite, s.sum_sq_err, s.max_abs_err,
+                              s.sum_sq_oracle, s.max_abs_oracle});
+  return out;
 }
 
 SupportKernels::GuardCounts SupportKernels::check_outside(DType t, CUdeviceptr got, CUdeviceptr pristine, uint64_t n,

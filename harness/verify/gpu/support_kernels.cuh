@@ -6,6 +6,7 @@
 //   "ako_fill_range<T>"                           T in {int, long long}
 //   "ako_poison<T>", "ako_compare<T>"             T in all five: the floating ones, int, long long
 //   "ako_check_outside<W>"                        W in {unsigned short, unsigned int, unsigned long long}
+//   "ako_widen<T>", "ako_oracle_error<T>"          T in {__nv_bfloat16, __half, float} (the precision check)
 // and, for the trustworthy-verdict defences, "ako_guard_fill<unsigned char>",
 // "ako_guard_check<unsigned char>", "ako_smem_scribble<unsigned int>", "ako_clock_probe<unsigned
 // long long>" and "ako_l2_evict<unsigned long long>".
@@ -292,6 +293,98 @@ __global__ void ako_compare(const T* got, const T* want, AkoView v, float atol, 
   stats->worst_index = worst;
   stats->worst_got = to_float(got[e]);
   stats->worst_want = to_float(want[e]);
+}
+
+// The precision check (tasks/README.md, "Precision against the oracle"): the oracle's fp64
+// copy of a floating storage, element by element (bf16, fp16 and fp32 widen exactly).
+template <typename T>
+__global__ void ako_widen(const T* src, double* dst, unsigned long long n) {
+  using namespace ako_support;
+  for (unsigned long long i = grid_start(); i < n; i += grid_stride()) dst[i] = static_cast<double>(to_float(src[i]));
+}
+
+namespace ako_support {
+
+// One thread's (then one warp's, one block's) share of AkoOracleStats.
+struct OraclePartial {
+  unsigned long long count = 0, got_nonfinite = 0, oracle_nonfinite = 0;
+  double sum_sq_err = 0, max_abs_err = 0, sum_sq_oracle = 0, max_abs_oracle = 0;
+
+  __device__ __forceinline__ void merge(const OraclePartial& o) {
+    count += o.count;
+    got_nonfinite += o.got_nonfinite;
+    oracle_nonfinite += o.oracle_nonfinite;
+    sum_sq_err += o.sum_sq_err;
+    max_abs_err = fmax(max_abs_err, o.max_abs_err);
+    sum_sq_oracle += o.sum_sq_oracle;
+    max_abs_oracle = fmax(max_abs_oracle, o.max_abs_oracle);
+  }
+
+  __device__ __forceinline__ OraclePartial shfl_xor(int offset) const {
+    OraclePartial o;
+    o.count = __shfl_xor_sync(0xffffffffu, count, offset);
+    o.got_nonfinite = __shfl_xor_sync(0xffffffffu, got_nonfinite, offset);
+    o.oracle_nonfinite = __shfl_xor_sync(0xffffffffu, oracle_nonfinite, offset);
+    o.sum_sq_err = __shfl_xor_sync(0xffffffffu, sum_sq_err, offset);
+    o.max_abs_err = __shfl_xor_sync(0xffffffffu, max_abs_err, offset);
+    o.sum_sq_oracle = __shfl_xor_sync(0xffffffffu, sum_sq_oracle, offset);
+    o.max_abs_oracle = __shfl_xor_sync(0xffffffffu, max_abs_oracle, offset);
+    return o;
+  }
+};
+
+__device__ __forceinline__ OraclePartial warp_merge(OraclePartial p) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) p.merge(p.shfl_xor(offset));
+  return p;
+}
+
+// A non-negative double's running maximum, through its bits (they order like the values).
+__device__ __forceinline__ void atomic_max_non_negative(double* p, double v) {
+  atomicMax(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(__double_as_longlong(v)));
+}
+
+}  // namespace ako_support
+
+// The view's elements of one kernel's output (got) against the same elements of the oracle's
+// fp64 copy of that storage, accumulated into *stats (compare_stats.h, AkoOracleStats; the host
+// zeroes it first). Launch contract as ako_compare's.
+template <typename T>
+__global__ void ako_oracle_error(const T* got, const double* oracle, AkoView v, AkoOracleStats* stats) {
+  using namespace ako_support;
+  OraclePartial mine;
+  for (unsigned long long j = grid_start(); j < v.count; j += grid_stride()) {
+    const long long e = view_element(v, j);
+    const double o = oracle[e], g = static_cast<double>(to_float(got[e]));
+    if (!isfinite(o)) {
+      ++mine.oracle_nonfinite;
+    } else if (!isfinite(g)) {
+      ++mine.got_nonfinite;
+    } else {
+      const double d = fabs(g - o);
+      ++mine.count;
+      mine.sum_sq_err += d * d;
+      mine.max_abs_err = fmax(mine.max_abs_err, d);
+      mine.sum_sq_oracle += o * o;
+      mine.max_abs_oracle = fmax(mine.max_abs_oracle, fabs(o));
+    }
+  }
+  __shared__ OraclePartial warp_results[32];
+  mine = warp_merge(mine);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  if (lane == 0) warp_results[warp] = mine;
+  __syncthreads();
+  if (warp != 0) return;
+  mine = lane < warps ? warp_results[lane] : OraclePartial();
+  mine = warp_merge(mine);
+  if (lane != 0 || (mine.count == 0 && mine.got_nonfinite == 0 && mine.oracle_nonfinite == 0)) return;
+  atomicAdd(&stats->count, mine.count);
+  atomicAdd(&stats->got_nonfinite, mine.got_nonfinite);
+  atomicAdd(&stats->oracle_nonfinite, mine.oracle_nonfinite);
+  atomicAdd(&stats->sum_sq_err, mine.sum_sq_err);
+  atomicAdd(&stats->sum_sq_oracle, mine.sum_sq_oracle);
+  atomic_max_non_negative(&stats->max_abs_err, mine.max_abs_err);
+  atomic_max_non_negative(&stats->max_abs_oracle, mine.max_abs_oracle);
 }
 
 // A storage with writable views: counts the elements outside every view of `views` whose bits

@@ -15,6 +15,7 @@
 #include "exec/protocol/element_walk.hpp"
 #include "exec/protocol/job.hpp"
 #include "verify/gpu/buffer_comparison.hpp"
+#include "verify/gpu/precision_rule.hpp"
 
 namespace ako::verify {
 
@@ -37,6 +38,15 @@ class SupportKernels {
   // GPU; integers exactly. Synchronises the stream to read the statistics back.
   BufferComparison compare(DType t, CUdeviceptr got, CUdeviceptr want, const exec::ElementWalk& walk,
                            const exec::Tolerance& tol, CUstream stream);
+
+  // The precision check (support_compare.cpp): n elements of a floating storage at `src`
+  // widened into doubles at `dst` (asynchronous) ...
+  void widen(DType t, CUdeviceptr src, CUdeviceptr dst, uint64_t n, CUstream stream);
+  // ... and the walk's elements of each output in `gots` (storage copies of one buffer, dtype t)
+  // against the same elements of the oracle's fp64 copy: one OracleError per got, one launch
+  // each, one read-back. Synchronises.
+  std::vector<OracleError> oracle_errors(DType t, const std::vector<CUdeviceptr>& gots, CUdeviceptr oracle,
+                                         const exec::ElementWalk& walk, CUstream stream);
 
   // Guard bands: one region = n bytes at p holding the pattern of `salt`.
   struct GuardRegion {
@@ -79,6 +89,7 @@ class SupportKernels {
   cuda::DeviceBuffer guard_stats_;   // 3 x u64 per guard region (or outside check) in flight
   int scribble_bytes_ = -1;          // dynamic shared memory of the scribble; -1: not set up yet
   cuda::DeviceBuffer clock_out_;     // ns and cycles of the clock probe
+  cuda::DeviceBuffer oracle_stats_;  // AkoOracleStats of the precision check's reductions in flight
 };
 
 }  // namespace ako::verify

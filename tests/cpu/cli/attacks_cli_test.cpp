@@ -85,8 +85,9 @@ TEST(Attacks, DeviceLaunchDoesNotEvenBuild) {
 }
 
 // The runtime attacks and faults (guard bands, determinism, constant output, poisoned timed
-// outputs, fault taxonomy) must build and pass the static checks: only the GPU can catch them
-// (tests/gpu/attacks_test.cpp asserts their verdicts there).
+// outputs, fault taxonomy, precision against the fp64 oracle, with its honest control) must
+// build and pass the static checks: only the GPU can catch them (tests/gpu/attacks_test.cpp
+// and tests/gpu/precision_test.cpp assert their verdicts there).
 class RuntimeAttack : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RuntimeAttack, BuildsForSm90aAndPassesTheStaticChecks) {
@@ -98,7 +99,8 @@ TEST_P(RuntimeAttack, BuildsForSm90aAndPassesTheStaticChecks) {
 
 INSTANTIATE_TEST_SUITE_P(Attacks, RuntimeAttack,
                          ::testing::Values("oob_write_after", "oob_write_before", "uninit_smem", "constant_output",
-                                           "skip_repeated", "misaligned", "out_of_resources"));
+                                           "skip_repeated", "misaligned", "out_of_resources", "bf16_accumulate",
+                                           "reordered_sum"));
 
 TEST(Attacks, RunRefusesBeforeTheGpuWithFailedVerdicts) {
   const fs::path json = fs::temp_directory_path() / "ako-attacks-run.json";

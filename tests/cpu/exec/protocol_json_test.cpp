@@ -22,6 +22,7 @@ TEST(WorkerProtocolJson, JobRoundTrip) {
   x.name = "x";
   x.count = 256;
   x.dtype = DType::fp16;
+  x.error_factor = {1.5, 4};
   c.buffers.push_back(x);
   exec::ArgJob a;
   a.kind = exec::ArgJob::Kind::buffer;
@@ -30,6 +31,7 @@ TEST(WorkerProtocolJson, JobRoundTrip) {
                       exec::ArgJob{exec::ArgJob::Kind::f32, -1, 0, 1e-6}};
   c.reference.grid = {2, 1, 1};
   c.solution = c.reference;
+  c.oracle = c.reference;   // compare cases carry the oracle for the precision check
   job.cases.push_back(c);
   const nlohmann::json j = job;
   const auto back = nlohmann::json::parse(j.dump()).get<exec::WorkerJob>();
@@ -37,6 +39,9 @@ TEST(WorkerProtocolJson, JobRoundTrip) {
   EXPECT_EQ(back.cases[0].buffers[0].dtype, DType::fp16);
   EXPECT_EQ(back.cases[0].reference.args[2].i, 128);
   EXPECT_TRUE(back.cases[0].solution.has_value());
+  EXPECT_TRUE(back.cases[0].oracle.has_value());
+  EXPECT_DOUBLE_EQ(back.cases[0].buffers[0].error_factor.rms, 1.5);
+  EXPECT_DOUBLE_EQ(back.cases[0].buffers[0].error_factor.max, 4);
 }
 
 TEST(WorkerProtocolJson, MismatchedProtocolIsRefused) {

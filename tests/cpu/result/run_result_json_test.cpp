@@ -46,6 +46,16 @@ RunResult sample_result() {
   t.median_us = 10.25;
   c.solution_time = t;
   c.speedup = 2.0;
+  PrecisionReport p;
+  p.buffer = "out";
+  p.trial = 2;
+  p.solution_rms = 2.1e-3;
+  p.reference_rms = 2.0e-3;
+  p.rms_factor = 1.25;
+  p.rms_ratio = 1.05;
+  p.trials_checked = 3;
+  p.check_s = 0.004;
+  c.precision = p;
   r.cases.push_back(c);
   CaseResult f;
   f.index = 4;
@@ -70,6 +80,11 @@ TEST(RunResultJson, RoundTripKeepsEveryField) {
   EXPECT_FALSE(back.cases[1].solution_time.has_value());
   EXPECT_EQ(back.cases[1].fault, "illegal_address");
   EXPECT_EQ(back.builds[0].resources.registers, 32);
+  ASSERT_TRUE(back.cases[0].precision.has_value());
+  EXPECT_EQ(back.cases[0].precision->buffer, "out");
+  EXPECT_EQ(back.cases[0].precision->trials_checked, 3);
+  EXPECT_DOUBLE_EQ(back.cases[0].precision->rms_ratio, 1.05);
+  EXPECT_FALSE(back.cases[1].precision.has_value());
 }
 
 TEST(RunResultJson, WrongSchemaIsRefusedWithTheFix) {
@@ -92,6 +107,18 @@ TEST(RunResultJson, NonFiniteErrorValuesBecomeNull) {
   EXPECT_TRUE(j["error"]["worst_got"].is_null());
   EXPECT_TRUE(j["error"]["max_abs"].is_null());
   EXPECT_NO_THROW(nlohmann::json::parse(j.dump()));
+}
+
+TEST(RunResultJson, AnInfinitePrecisionRatioBecomesNullAndReadsBack) {
+  CaseResult c;
+  c.precision = PrecisionReport{};
+  c.precision->rms_ratio = std::numeric_limits<double>::infinity();   // over a zero yardstick
+  c.precision->max_ratio = 2.5;
+  const nlohmann::json j = c;
+  EXPECT_TRUE(j["precision"]["rms_ratio"].is_null());
+  const CaseResult back = nlohmann::json::parse(j.dump()).get<CaseResult>();
+  ASSERT_TRUE(back.precision.has_value());
+  EXPECT_DOUBLE_EQ(back.precision->max_ratio, 2.5);
 }
 
 TEST(Summary, SumsOnlyCorrectTimedCompareCases) {

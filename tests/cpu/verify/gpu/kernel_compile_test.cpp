@@ -109,6 +109,8 @@ TEST(KernelCompile, SupportKernelsEveryType) {
       exprs.push_back(std::string(k) + "<" + t + ">");
   for (const char* w : {"unsigned short", "unsigned int", "unsigned long long"})
     exprs.push_back(std::string("ako_check_outside<") + w + ">");
+  for (const char* k : {"ako_widen", "ako_oracle_error"})   // the precision check
+    for (const char* t : {"__nv_bfloat16", "__half", "float"}) exprs.push_back(std::string(k) + "<" + t + ">");
   const auto out = compile_or_fail(kRoot / "harness/verify/gpu/support_kernels.cuh", exprs);
   for (const auto& [name, r] : out.resources) {
     EXPECT_EQ(r.spill_stores, 0) << name;
