@@ -2,9 +2,9 @@
 // One case from "begin" to "result": allocate (the precision check's fp64 copies, input sets
 // with guard bands), validate the solution (against the reference, and on every trial against
 // the task's fp64 oracle with the reference's error as the yardstick), then each baseline (or,
-// for a reference_check case, the reference against the task's fp64 oracle), time when correct (reference, solution and baselines interleaved,
-// rotating the input sets and both sides' copies of the written storages of each, outputs
-// poisoned and in-place buffers restored in the copy about to be written before every launch,
+// for a reference_check case, the reference against the task's fp64 oracle), time when correct
+// (reference, solution and baselines interleaved, rotating the input sets and both sides'
+// copies of the written storages of each, outputs poisoned and in-place buffers restored in the copy about to be written before every launch,
 // launches audited by CUPTI), re-check the solution's last timed outputs (the contents outside
 // its writable views, then against a fresh reference run) as soon as it has taken its last
 // sample, then check the guards of every copy again. A per-launch watchdog bounds every launch

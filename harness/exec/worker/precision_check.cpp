@@ -9,7 +9,9 @@ namespace ako::exec {
 namespace {
 
 // What one element of `b` takes in the oracle's copy: floating types widen to double.
-size_t oracle_element_bytes(const BufferJob& b) { return dtype_is_integer(b.dtype) ? dtype_size(b.dtype) : sizeof(double); }
+size_t oracle_element_bytes(const BufferJob& b) {
+  return dtype_is_integer(b.dtype) ? dtype_size(b.dtype) : sizeof(double);
+}
 
 // The contents both kernels start from: an in storage's (shared) copy, an inout storage's pristine copy.
 CUdeviceptr source_of(const BufferJob& b, const CaseBuffers& buffers, int i) {
@@ -26,11 +28,18 @@ PrecisionCheck::PrecisionCheck(const CaseJob& job, ModuleCache& modules, CUstrea
     const BufferJob& b = job.buffers[i];
     if (!b.present || b.view) continue;
     args_[i] = storages_.emplace_back(b.count * oracle_element_bytes(b), b.name + ", fp64 oracle copy").get();
+    // Poisoned once: all bits set, NaN in double, -1 in integers. The oracle's launch and shape
+    // are the same every trial, so an element it never writes stays poisoned and is reported
+    // (oracle_nonfinite_reason) on the first trial.
+    if (b.role == BufferRole::out)
+      cuda::check(cuMemsetD8Async(args_[i], 0xFF, b.count * oracle_element_bytes(b), stream),
+                  "cuMemsetD8Async(oracle " + b.name + ")");
   }
   for (size_t i = 0; i < job.buffers.size(); ++i) {
     const BufferJob& b = job.buffers[i];
     if (b.present && b.view && args_[b.view->of])
-      args_[i] = args_[b.view->of] + static_cast<CUdeviceptr>(b.view->offset) * oracle_element_bytes(job.buffers[b.view->of]);
+      args_[i] = args_[b.view->of] +
+                 static_cast<CUdeviceptr>(b.view->offset) * oracle_element_bytes(job.buffers[b.view->of]);
   }
   cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(precision check allocation)");
   add_time(t0);
@@ -43,17 +52,13 @@ void PrecisionCheck::take_inputs(const CaseJob& job, const CaseBuffers& buffers,
   for (size_t i = 0; i < job.buffers.size(); ++i) {
     const BufferJob& b = job.buffers[i];
     if (!b.present || b.view) continue;
-    const CUdeviceptr dst = args_[i];
-    if (b.role == BufferRole::out) {
-      // All bits set: NaN in double, -1 in integers; the oracle must write every element.
-      cuda::check(cuMemsetD8Async(dst, 0xFF, b.count * oracle_element_bytes(b), ctx.stream),
-                  "cuMemsetD8Async(oracle " + b.name + ")");
-    } else if (dtype_is_integer(b.dtype)) {
-      cuda::check(cuMemcpyDtoDAsync(dst, source_of(b, buffers, static_cast<int>(i)), b.count * dtype_size(b.dtype), ctx.stream),
+    if (b.role == BufferRole::out) continue;   // poisoned when allocated
+    const CUdeviceptr src = source_of(b, buffers, static_cast<int>(i)), dst = args_[i];
+    if (dtype_is_integer(b.dtype))
+      cuda::check(cuMemcpyDtoDAsync(dst, src, b.count * dtype_size(b.dtype), ctx.stream),
                   "cuMemcpyDtoDAsync(oracle " + b.name + ")");
-    } else {
-      ctx.support.widen(b.dtype, source_of(b, buffers, static_cast<int>(i)), dst, b.count, ctx.stream);
-    }
+    else
+      ctx.support.widen(b.dtype, src, dst, b.count, ctx.stream);
   }
   // Out views inside inout storages start poisoned, as the kernels' did (prepare_launch); an
   // 8-byte all-ones word is a NaN double.
@@ -84,12 +89,14 @@ std::optional<Finding> PrecisionCheck::judge_trial(const CaseJob& job, const Cas
     const verify::OracleError &reference = e[0], &solution = e[1];
     if (reference.oracle_nonfinite) {
       finding = Finding{Verdict::incorrect, "",
-                        verify::oracle_nonfinite_reason(b.name, reference.oracle_nonfinite, u.walk.count(), trial + 1,
-                                                        job.trials)};
+                        verify::oracle_nonfinite_reason(b.name, reference.oracle_nonfinite, u.walk.count(),
+                                                        trial + 1, job.trials)};
       break;
     }
-    const verify::PrecisionVerdict v = verify::judge_precision(solution, reference, t, b.error_factor, b.name, trial + 1);
-    if (!closest_ || !v.pass || verify::limit_fraction(v.report) > verify::limit_fraction(*closest_)) closest_ = v.report;
+    const verify::PrecisionVerdict v =
+        verify::judge_precision(solution, reference, t, b.error_factor, b.name, trial + 1);
+    if (!closest_ || !v.pass || verify::limit_fraction(v.report) > verify::limit_fraction(*closest_))
+      closest_ = v.report;
     if (!v.pass) {
       finding = Finding{Verdict::incorrect, "", verify::precision_reason(v.report, job.trials, solution.got_nonfinite)};
       break;

@@ -31,7 +31,8 @@ class PrecisionCheck {
   PrecisionCheck(const CaseJob& job, ModuleCache& modules, CUstream stream);
 
   // Before the trial's first launch: the oracle's inputs from what both kernels are given in set
-  // 0 (in storages; the pristine copy of inout storages), outputs poisoned (NaN / -1).
+  // 0 (in storages; the pristine copy of inout storages), out views inside them poisoned (whole
+  // out storages are poisoned once, when allocated).
   void take_inputs(const CaseJob& job, const CaseBuffers& buffers, int trial, const ValidationContext& ctx);
   // After both kernels ran on set 0 and matched within the tolerance: the oracle, then every
   // floating compared unit judged. A finding (incorrect) when the solution breaks the rule or
