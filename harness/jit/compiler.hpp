@@ -88,7 +88,9 @@ std::optional<MissingKernels> explain_missing_kernels(const std::string& log, co
 // commands call it once, up front, so a bad --arch is said once and plainly.
 void check_arch(const std::string& arch);
 
-// Compile one program in this process (cache first).
+// Compile one program in this process (cache first), with no time limit or memory cap (those
+// need a process of their own: compile_all). `ako mirror` uses it on the engine's own code. A
+// cache that cannot be written is bypassed: the entry goes to scratch_dir() (build.hpp).
 CompiledModule compile(const CompileRequest& req, const CompileOptions& opt);
 
 // Compile many in parallel worker processes. Results are in request order; a program that

@@ -57,8 +57,9 @@ struct LoadedEntry {
 // stays as it is). Entries of format /1 (no hashes) are misses without damage: rebuilt once.
 LoadedEntry load_entry(const std::filesystem::path& dir, const std::string& key);
 
-// The check alone, on an entry's files: "" when intact, else its damage as above. Never
-// touches the entry.
+// The check alone, on an entry's files: "" when intact, else its damage as above, "JSON
+// missing", or "of the old format ..." (an entry of /1, never loaded again). Never touches the
+// entry.
 std::string check_entry(const std::filesystem::path& dir, const std::string& key);
 
 }  // namespace ako::jit

@@ -15,6 +15,8 @@ namespace fs = std::filesystem;
 namespace ako::jit {
 
 std::optional<std::string> try_read_file(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;  // a folder opens, then reads nothing
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream bytes;

@@ -49,9 +49,12 @@ std::optional<Found> resolve(const IncludeDirective& d, const fs::path& includin
   return std::nullopt;
 }
 
+// "a, b, c", each once, in order.
 std::string list(const std::vector<fs::path>& dirs) {
   std::string out;
-  for (const auto& d : dirs) out += (out.empty() ? "" : ", ") + d.string();
+  std::set<fs::path> seen;
+  for (const auto& d : dirs)
+    if (seen.insert(d).second) out += (out.empty() ? "" : ", ") + d.string();
   return out;
 }
 

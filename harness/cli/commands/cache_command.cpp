@@ -58,15 +58,20 @@ int cache_stats_command(const CacheOptions& opt) {
              jit::format_size(u.stray_bytes));
   fmt::print("other files {} (support headers, copy-bandwidth figures, the lock)\n", jit::format_size(u.other_bytes));
   if (!opt.verify) return kExitOk;
-  size_t damaged = 0;
+  size_t damaged = 0, old = 0;
   for (const auto& e : u.entries) {
     const std::string why = jit::check_entry(dir, e.key);
     if (why.empty()) continue;
+    if (why.rfind("of the old format", 0) == 0) {
+      ++old;  // never loaded again (the key changed with the format): pruned as room is needed
+      continue;
+    }
     ++damaged;
     fmt::print("damaged {}: {}\n", jit::entry_paths(dir, e.key).json.string(), why);
   }
-  fmt::print("VERIFY: {} of {} entries intact{}\n", u.entries.size() - damaged, u.entries.size(),
-             damaged ? fmt::format(", {} damaged (each is rebuilt when next used)", damaged) : "");
+  fmt::print("VERIFY: {} of {} entries intact{}{}\n", u.entries.size() - damaged - old, u.entries.size(),
+             damaged ? fmt::format(", {} damaged (each is rebuilt when next used)", damaged) : "",
+             old ? fmt::format(", {} of an older ako (never used again; pruned by age)", old) : "");
   return damaged ? kExitIncorrect : kExitOk;
 }
 
@@ -92,8 +97,8 @@ int cache_prune_command(const CacheOptions& opt) {
 
 void add_compile_limit_options(CLI::App* cmd, double& timeout_s, unsigned long long& memory_bytes) {
   cmd->add_option("--compile-timeout", timeout_s,
-                  "seconds one NVRTC program may compile before its process group is killed (compile_timeout;\n"
-                  "the run or tune goes on); 0: no limit")
+                  "seconds one NVRTC program may compile before its process group is killed (compile_timeout,\n"
+                  "naming the file; the other programs go on, a tune records the variant as failed); 0: no limit")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_option_function<std::string>(
@@ -104,8 +109,9 @@ void add_compile_limit_options(CLI::App* cmd, double& timeout_s, unsigned long l
            memory_bytes = *bytes;
          },
          "memory one NVRTC program may take beyond what its process starts with, e.g. 4G, 512M\n"
-         "(compile_out_of_memory past it; the run or tune goes on); 0: no cap")
-      ->default_str(jit::format_size(memory_bytes));
+         "(compile_out_of_memory past it, naming the file; the other programs go on); 0: no cap")
+      ->default_str(memory_bytes % (1ull << 30) == 0 ? std::to_string(memory_bytes >> 30) + "G"
+                                                     : jit::format_size(memory_bytes));
 }
 
 CacheCli::CacheCli(CLI::App& app) {
