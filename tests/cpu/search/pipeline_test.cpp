@@ -188,8 +188,19 @@ TEST(Pipeline, StopEndsCleanlyAndARerunResumes) {
   }
   EXPECT_EQ(asked, 3u * 8);
   EXPECT_EQ(partial.measured, 3u * 8);
-  // A written config keeps the incomplete classes' params and claims no tuning for them.
-  for (const auto& c : config_document(partial, "t")["classes"]) EXPECT_FALSE(c.contains("tuned_on")) << c.dump();
+  // A written config keeps the incomplete classes' params and claims no tuning for them, unless
+  // the winner so far beat those params by more than 1% in this search (then marked partial).
+  const nlohmann::json doc = config_document(partial, "t");
+  for (size_t i = 0; i < partial.classes.size(); ++i) {
+    const ClassOutcome& co = partial.classes[i];
+    const nlohmann::json& c = doc["classes"][i];
+    const bool beat = co.winner && co.current_score && co.winner_score < *co.current_score * (1.0 - kPartialWinMargin);
+    EXPECT_EQ(c.contains("tuned_on"), beat) << c.dump();
+    EXPECT_EQ(c.contains("partial"), beat) << c.dump();
+    if (!beat) {
+      EXPECT_EQ(c["params"], nlohmann::json(co.cls.current)) << c.dump();
+    }
+  }
 
   ReplayEvaluator second(l.file, synthetic_context());
   TuningDb db(dbf, synthetic_context());
