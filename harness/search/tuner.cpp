@@ -181,20 +181,22 @@ nlohmann::json config_document(const TuneOutcome& outcome, const std::string& so
     if (!co.cls.when.empty()) c["when"] = co.cls.when;
     // A class whose search stopped early (--time) keeps its params unless its winner was
     // measured faster than them, beyond noise, in this same search: a partial search's winner
-    // is not the space's best, but it is better than what it replaces. A tuned class records
-    // the shapes it was tuned on.
-    const bool partial_win = co.winner && !co.complete && co.current_score &&
-                             co.winner_score < *co.current_score * (1.0 - kPartialWinMargin);
-    const bool tuned = co.winner && (co.complete || partial_win);
-    c["params"] = tuned ? *co.winner : co.cls.current;
-    if (tuned) {
+    // is not the space's best, but it is better than what it replaces. Either way, when the
+    // search measured the kept params too, the class counts as tuned (its params were checked
+    // against everything tried) and says so in `partial`. A tuned class records its shapes.
+    const bool measured_partial = co.winner && !co.complete && co.current_score;
+    const bool replace =
+        co.winner && (co.complete || (measured_partial && co.winner_score < *co.current_score * (1.0 - kPartialWinMargin)));
+    c["params"] = replace ? *co.winner : co.cls.current;
+    if ((co.winner && co.complete) || measured_partial) {
       nlohmann::json on = nlohmann::json::array();
       for (const auto* s : co.cls.shapes) on.push_back({{"name", s->name}, {"dims", s->dims}});
       c["tuned_on"] = std::move(on);
     }
-    if (partial_win)
+    if (measured_partial)
       c["partial"] = {{"evaluated", co.evaluations},
-                      {"faster_than_kept_pct", 100.0 * (1.0 - co.winner_score / *co.current_score)}};
+                      {"kept", !replace},
+                      {"winner_faster_pct", 100.0 * (1.0 - co.winner_score / *co.current_score)}};
     classes.push_back(std::move(c));
   }
   return nlohmann::json{{"schema", task::kConfigSchema}, {"source", source}, {"classes", classes}};

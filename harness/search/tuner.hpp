@@ -188,10 +188,11 @@ class ReplayEvaluator : public Evaluator {
 
 // The config document (schema ako.config/1) for the outcome: one class per shape class, in
 // class order, the winner's params and the shapes it was tuned on (`tuned_on`); untuned and
-// incomplete classes keep their params and get no `tuned_on`, unless their winner beat their
-// current params in the same search by more than kPartialWinMargin: then it is written with
-// `tuned_on` and `partial` (variants evaluated, % faster than the params it replaces), so a
-// time-bounded tune still ships what it measured. `source` as given.
+// incomplete classes keep their params, unless their winner beat them in the same search by
+// more than kPartialWinMargin; where the search measured the kept params, the class gets
+// `tuned_on` and `partial` (variants evaluated, whether its params were kept, the winner's lead
+// over them in %), so a time-bounded tune still ships what it measured; where it did not, no
+// `tuned_on`. `source` as given.
 nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source);
 
 }  // namespace ako::search

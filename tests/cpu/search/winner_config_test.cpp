@@ -163,19 +163,23 @@ TEST(Config, AnIncompleteClassTakesItsWinnerOnlyWhenItBeatTheKeptParamsBeyondNoi
   ASSERT_TRUE(c.contains("tuned_on"));
   ASSERT_TRUE(c.contains("partial")) << c.dump();
   EXPECT_EQ(c["partial"]["evaluated"], 192);
-  EXPECT_NEAR(c["partial"]["faster_than_kept_pct"].get<double>(), 4.8, 1e-9);
-  // Within 1%: noise, the params stay.
+  EXPECT_EQ(c["partial"]["kept"], false);
+  EXPECT_NEAR(c["partial"]["winner_faster_pct"].get<double>(), 4.8, 1e-9);
+  // Within 1%: noise, the params stay, checked against everything tried: tuned, kept.
   c = written_class(false, 100.0, 99.5);
   EXPECT_EQ(c["params"]["BLOCK"], 256);
-  EXPECT_FALSE(c.contains("tuned_on"));
-  EXPECT_FALSE(c.contains("partial"));
-  // Its params never measured: nothing to compare with, they stay.
+  EXPECT_TRUE(c.contains("tuned_on"));
+  ASSERT_TRUE(c.contains("partial"));
+  EXPECT_EQ(c["partial"]["kept"], true);
+  // Its params never measured: nothing to compare with, they stay, untuned.
   c = written_class(false, std::nullopt, 50.0);
   EXPECT_EQ(c["params"]["BLOCK"], 256);
+  EXPECT_FALSE(c.contains("tuned_on"));
   EXPECT_FALSE(c.contains("partial"));
   // A complete search writes its winner whatever, and is not partial.
   c = written_class(true, 100.0, 99.9);
   EXPECT_EQ(c["params"]["BLOCK"], 128);
+  EXPECT_TRUE(c.contains("tuned_on"));
   EXPECT_FALSE(c.contains("partial"));
 }
 
