@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/commands/cache_command.hpp"
 #include "cli/commands/doctor_command.hpp"
 #include "cli/commands/gate_command.hpp"
 #include "cli/commands/iterate_cli.hpp"
@@ -61,6 +62,7 @@ void add_common_build_options(CLI::App* cmd, RunOptions& o) {
       ->check(CLI::Range(1, 4096));
   cmd->add_flag("--no-cache", o.no_cache, "compile everything again (the cache is neither read nor written)");
   cmd->add_option("--cache-dir", o.cache_dir, "kernel cache (default: $AKO_CACHE_DIR, $XDG_CACHE_HOME/ako or ~/.cache/ako)");
+  ako::cli::add_compile_limit_options(cmd, o.compile_timeout_s, o.compile_memory);
 }
 
 // `ako version`: what builds the kernels, and where they are cached.
@@ -253,6 +255,7 @@ struct TuneCli {
         ->check(CLI::Range(1, 4096));
     cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");
     cmd->add_option("--cache-dir", tune.cache_dir, "kernel cache (default: as for run)");
+    ako::cli::add_compile_limit_options(cmd, tune.compile_timeout_s, tune.compile_memory);
     cmd->add_flag("--progress", progress_on, "show the progress line even when stderr is not a terminal");
     cmd->add_flag("--no-progress", progress_off, "never show the progress line");
 
@@ -339,6 +342,7 @@ int main(int argc, char** argv) {
   DoctorCli doctor(app);
   ako::cli::IterateCli iterate_cli(app);  // ako iterate, ako best
   ako::cli::PortCli port_cli(app);  // ako mirror, ako port
+  ako::cli::CacheCli cache_cli(app);  // ako cache stats, ako cache prune
   ReportCli report(app);
 
   app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use, and the kernel cache folder");
@@ -355,6 +359,7 @@ int main(int argc, char** argv) {
     if (doctor.cmd->parsed()) return doctor.dispatch();
     if (const auto code = iterate_cli.dispatch()) return *code;
     if (const auto code = port_cli.dispatch()) return *code;
+    if (const auto code = cache_cli.dispatch()) return *code;
     if (gate.cmd->parsed()) return gate.dispatch();
     if (tune.cmd->parsed()) return tune.dispatch();
     if (compile.cmd->parsed()) return compile.dispatch();

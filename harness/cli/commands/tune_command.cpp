@@ -184,6 +184,8 @@ pipeline::GpuEvaluatorOptions gpu_options(const TuneCommandOptions& opt, const t
   go.build.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
   go.build.compile.use_cache = !opt.no_cache;
   go.build.compile.jobs = opt.jobs;
+  go.build.compile.timeout_s = opt.compile_timeout_s;
+  go.build.compile.memory_bytes = opt.compile_memory;
   go.build.root = spec.root;
   go.build.allow = *ctx.allow;
   return go;
@@ -318,6 +320,8 @@ int tune_command(const TuneCommandOptions& opt) {
 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("\n");
+  if (m.gpu)
+    for (const auto& note : m.gpu->cache_notes()) fmt::print(stderr, "{}\n", note);
   if (m.gpu) print_pipeline(o.pipeline);
   const auto [tuned, with_shapes] = print_tune_line(o, m, wall);
   if (o.stopped)
