@@ -49,10 +49,24 @@ for i in $(seq 1 "${WARM:-3}"); do
   echo "warm run $i: rc $rc, $(secs "$t0" "$t1") s wall; $(phases "$L/run-warm-$i.json")" | tee -a "$S"
   if [ -n "$base" ]; then
     t0=$(now); $base run task rmsnorm --no-progress --json "$L/base-warm-$i.json" > "$L/base-warm-$i.txt" 2>&1; rc=$?; t1=$(now)
-    echo "  base warm run $i ($BASE_BUNDLE): rc $rc, $(secs "$t0" "$t1") s wall" | tee -a "$S"
+    echo "  base warm run $i ($BASE_BUNDLE): rc $rc, $(secs "$t0" "$t1") s wall; $(phases "$L/base-warm-$i.json")" | tee -a "$S"
   fi
 done
 grep -E "^(CORRECT|SPEEDUP|BASELINE)" "$L/run-warm-1.txt" | tee -a "$S"
+agree() {  # per-case solution medians of two runs: the largest and the geomean ratio
+  python3 - "$@" <<'EOF2'
+import json, math, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+ma = {c["index"]: c["solution_time"]["median_us"] for c in a["cases"] if c.get("solution_time")}
+mb = {c["index"]: c["solution_time"]["median_us"] for c in b["cases"] if c.get("solution_time")}
+r = [ma[i] / mb[i] for i in ma if i in mb]
+g = math.exp(sum(map(math.log, r)) / len(r))
+print(f"{sys.argv[3]}: {len(r)} cases, solution median ratio {min(r):.4f}-{max(r):.4f}, geomean {g:.4f}")
+EOF2
+}
+W=${WARM:-3}
+agree "$L/run-warm-1.json" "$L/run-warm-$W.json" "warm run 1 vs warm run $W" | tee -a "$S"
+[ -n "$base" ] && agree "$L/run-warm-1.json" "$L/base-warm-1.json" "this bundle vs BASE_BUNDLE (warm run 1)" | tee -a "$S"
 AKO_SAMPLE_LOG="$L/samples-run" $B/ako run task rmsnorm --no-progress --json "$L/run-samples.json" > "$L/run-samples.txt" 2>&1
 echo "sample-logged run: rc $?" | tee -a "$S"
 if [ "${READ_FLUSH:-0}" = 1 ]; then   # the same with --l2-flush read (the L2 left clean), sample-logged

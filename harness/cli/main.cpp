@@ -7,6 +7,7 @@
 #include "cli/commands/gate_command.hpp"
 #include "cli/commands/iterate_cli.hpp"
 #include "cli/commands/port_command.hpp"
+#include "cli/commands/report_command.hpp"
 #include "cli/commands/run_command.hpp"
 #include "cli/commands/tune_command.hpp"
 #include "cli/exit_codes.hpp"
@@ -286,6 +287,39 @@ struct DoctorCli {
   int dispatch() { return ako::cli::doctor_command(doctor); }
 };
 
+struct ReportCli {
+  ako::cli::ReportOptions report;
+  std::vector<std::string> words;
+  CLI::App* cmd = nullptr;
+
+  explicit ReportCli(CLI::App& app) {
+    cmd = app.add_subcommand(
+        "report",
+        "write report.html (one self-contained page: inline SVG, no script, nothing fetched when opened) and\n"
+        "report.md (the PR body's tables in SGLang's format) from what ako recorded: per case, bars of the\n"
+        "reference, the solution and each baseline in % of the copy bandwidth with the 100% line (faceted by dtype\n"
+        "and variant); the iteration history from trajectory/<task>/ (the task's total and the hottest cases per\n"
+        "iteration, status markers, where the stall rule fired or reset, the hypotheses on hover); the tuning\n"
+        "landscape from the tuning database (every variant of each class against each parameter, the config's\n"
+        "chosen point marked, wrong and refused variants counted); the ncu before/after table; device, commit,\n"
+        "command and date. A missing optional input is listed with the command that makes it.\n"
+        "Exit 0 written; 2 usage or input error (unknown task, no run result, --run or --tune file missing).");
+    add_task_positionals(cmd, words);
+    cmd->add_option("--run", report.run,
+                    "an `ako run --json` result (schema ako.run/1) for the per-case bars and the micro-benchmark table\n"
+                    "(default: trajectory/<task>/iter-<best>/result.json)");
+    cmd->add_option("--tune", report.tune,
+                    "a tuning database (ako tune's JSON lines) for the landscape (default: bench/tuning/<task>.jsonl\n"
+                    "when it exists); its last device's records, or the run's device when it has records there");
+    cmd->add_option("--out", report.out, "folder for report.html and report.md (default: report/<task>/ in the workspace)");
+    cmd->add_option("--root", report.root, "workspace root (default: nearest folder with tasks/ upward from here)");
+  }
+  int dispatch() {
+    report.task = task_from_words(words);
+    return ako::cli::report_command(report);
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -308,6 +342,7 @@ int main(int argc, char** argv) {
   DoctorCli doctor(app);
   ako::cli::IterateCli iterate_cli(app);  // ako iterate, ako best
   ako::cli::PortCli port_cli(app);  // ako mirror, ako port
+  ReportCli report(app);
 
   app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use, and the kernel cache folder");
 
@@ -326,6 +361,7 @@ int main(int argc, char** argv) {
     if (gate.cmd->parsed()) return gate.dispatch();
     if (tune.cmd->parsed()) return tune.dispatch();
     if (compile.cmd->parsed()) return compile.dispatch();
+    if (report.cmd->parsed()) return report.dispatch();
     return version_command();
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "ako: {}\nRun with --help for usage.\n", e.what());

@@ -16,6 +16,7 @@
 #include "common/utc_time.hpp"
 #include "exec/client/sanitizer.hpp"
 #include "exec/client/worker_client.hpp"
+#include "exec/client/worker_device.hpp"
 #include "pipeline/run_phases.hpp"
 #include "pipeline/verdict.hpp"
 #include "pipeline/workspace.hpp"
@@ -190,8 +191,12 @@ struct RunWorker {
   std::optional<exec::PrestartedWorker> prestarted;
 };
 
-// The worker starts the driver and its context (0.13 s on the H200) while this process probes
-// the GPU (its own cuInit, 0.11 s), loads the task and compiles: it waits for its job
+// A worker that has not reported its device by then (the driver hung or is very slow) is not
+// waited for: ako probes the GPU itself.
+constexpr std::chrono::milliseconds kWorkerReportTimeout{30000};
+
+// The worker starts the driver, reports the device, then creates its context (0.13 s in all on
+// the H200) while this process waits for that report, loads the task and compiles: it waits for its job
 // (exec/client/worker_client.hpp, PrestartedWorker). Only where an NVIDIA driver's device node
 // exists; a run that stops before the GPU (compile error, refusal, no GPU) kills it unused.
 void start_worker_early(RunWorker& w, double case_timeout_s, PhaseClock& clock) {
@@ -257,7 +262,7 @@ void sanitize_failures(RunResult& result, const exec::WorkerJob& job, const fs::
 
 }  // namespace
 
-PreparedRun prepare_run(const RunOptions& opt, bool with_checks) {
+PreparedRun prepare_run(const RunOptions& opt, bool with_checks, const std::function<exec::GpuProbe()>& probe) {
   PreparedRun p;
   p.root = find_workspace(opt.root);
   p.spec = task::load_task(p.root, opt.task);
@@ -269,7 +274,7 @@ PreparedRun prepare_run(const RunOptions& opt, bool with_checks) {
     p.spec.solution.file = s;
   }
   const auto t_probe = std::chrono::steady_clock::now();
-  p.gpu = exec::probe_gpu();
+  p.gpu = probe ? probe() : exec::probe_gpu();
   p.gpu_probe_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_probe).count();
   p.config = choose_config(p.spec, opt, p.gpu);
   p.cases = task::expand_cases(p.spec, make_filter(opt), parse_param_overrides(opt.params), with_checks);
@@ -316,7 +321,17 @@ RunOutcome execute_run(const RunOptions& opt, ProgressSink& progress) {
   const std::string started_at = utc_now();
   RunWorker worker;
   start_worker_early(worker, opt.case_timeout_s, clock);
-  const PreparedRun p = prepare_run(opt, /*with_checks=*/!opt.no_checks);
+  std::string probe_source = "ako";
+  auto probe = [&]() {
+    if (worker.prestarted)
+      if (std::optional<exec::GpuProbe> g = exec::probe_from_worker(*worker.prestarted, kWorkerReportTimeout)) {
+        probe_source = "worker";
+        return *g;
+      }
+    return exec::probe_gpu();
+  };
+  PreparedRun p = prepare_run(opt, /*with_checks=*/!opt.no_checks, probe);
+  p.gpu_probe_source = probe_source;
   clock.prepared = PhaseClock::Clock::now();
   RunOutcome out = start_outcome(opt, p, started_at);
   RunResult& result = out.result;
@@ -345,6 +360,7 @@ RunOutcome execute_run(const RunOptions& opt, ProgressSink& progress) {
   result.phases = clock.to_json(run.worker_setup_s, t_end);
   result.phases["worker_prestarted"] = prestarted;
   result.phases["gpu_probe_s"] = p.gpu_probe_s;   // part of prepare_s
+  result.phases["gpu_probe_source"] = p.gpu_probe_source;
   out.stage = RunStage::ran;
   out.fatal = run.fatal;
   if (!run.fatal.empty()) result.error = run.fatal;

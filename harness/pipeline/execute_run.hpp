@@ -5,6 +5,7 @@
 // with a baseline, `ako iterate` records it; `ako compile` stops after the build.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,7 +70,9 @@ struct RunOutcome {
 
 // Throws ako::Error on spec and usage errors. Where an NVIDIA driver's device node exists, the
 // worker is started first (exec::prestart_worker) and brings up its driver and context while
-// this process probes the GPU and compiles; a run that stops before the GPU kills it unused.
+// this process loads the task and compiles; the GPU's name and arch come from the worker's
+// early report (exec/protocol/device_report.hpp), else from this process's own probe. A run
+// that stops before the GPU kills it unused.
 // result.phases says where the wall time went.
 RunOutcome execute_run(const RunOptions& opt, ProgressSink& progress);
 
@@ -81,12 +84,15 @@ struct PreparedRun {
   std::string arch;
   std::string arch_source;  // "--arch", "device", "default"
   exec::GpuProbe gpu;
-  double gpu_probe_s = 0;   // the driver's start in this process (cuInit), for RunResult::phases
+  double gpu_probe_s = 0;   // the wait for the GPU's name and arch, for RunResult::phases
+  std::string gpu_probe_source;   // "worker" (its early report) or "ako" (cuInit in this process)
   ConfigUsed config;        // which per-device config file supplies the params
   jit::CompileOptions compile;
 };
 
-PreparedRun prepare_run(const RunOptions& opt, bool with_checks);
+// `probe` answers which GPU there is (exec::probe_gpu when not given).
+PreparedRun prepare_run(const RunOptions& opt, bool with_checks,
+                        const std::function<exec::GpuProbe()>& probe = {});
 
 // Every kernel the prepared cases need, compiled and the solution statically checked.
 BuiltKernels build_prepared(const PreparedRun& p);

@@ -6,6 +6,7 @@
 #include "gpu_test_support.hpp"
 
 #include <filesystem>
+#include <regex>
 
 namespace ako::gputest {
 namespace {
@@ -17,6 +18,7 @@ struct Attack {
   const char* reason;      // the reason starts with this ...
   bool exact = false;      // ... or equals it
   const char* shape = "text-512";  // the shape whose two cases (weight, noweight) it runs on
+  const char* pattern = nullptr;   // when set, the whole reason matches this regex instead
 };
 
 void PrintTo(const Attack& a, std::ostream* os) { *os << a.file; }
@@ -54,7 +56,9 @@ TEST_P(AttackKernel, GetsItsExactVerdict) {
     EXPECT_EQ(c["verdict"], a.verdict) << c.dump();
     EXPECT_EQ(c["fault"], a.fault) << c.dump();
     const std::string reason = c["reason"].get<std::string>();
-    if (a.exact)
+    if (a.pattern)
+      EXPECT_TRUE(std::regex_match(reason, std::regex(a.pattern))) << a.pattern << "\n" << c.dump();
+    else if (a.exact)
       EXPECT_EQ(reason, a.reason) << c.dump();
     else
       EXPECT_EQ(reason.rfind(a.reason, 0), 0u) << c.dump();
@@ -64,15 +68,15 @@ TEST_P(AttackKernel, GetsItsExactVerdict) {
 INSTANTIATE_TEST_SUITE_P(
     Rmsnorm, AttackKernel,
     ::testing::Values(
-        // 8 bf16 elements right after the end: the 16 bytes of padding-and-guard after 'out'.
-        Attack{"oob_write_after.cuh", "failed", "out_of_bounds_write",
-               "out-of-bounds write: the solution wrote past the end of buffer 'out' (16 bytes changed, "
-               "from 1 to 16 bytes after its end)",
-               true},
-        Attack{"oob_write_before.cuh", "failed", "out_of_bounds_write",
-               "out-of-bounds write: the solution wrote before the start of buffer 'out' (8 bytes changed, "
-               "from 8 to 1 byte before its start)",
-               true},
+        // 8 bf16 elements right after the end: the 16 bytes of padding-and-guard after 'out'. A
+        // written byte that happens to equal the run's salted guard byte there cannot be seen
+        // (about 1 in 256 per byte, seen on the H200): 16 changed bytes, rarely one or two fewer.
+        Attack{"oob_write_after.cuh", "failed", "out_of_bounds_write", "", false, "text-512",
+               R"(out-of-bounds write: the solution wrote past the end of buffer 'out' \((1[4-6]) bytes changed, )"
+               R"(from [1-3] to 1[4-6] bytes after its end\))"},
+        Attack{"oob_write_before.cuh", "failed", "out_of_bounds_write", "", false, "text-512",
+               R"(out-of-bounds write: the solution wrote before the start of buffer 'out' \([6-8] bytes changed, )"
+               R"(from [6-8] to [1-3] bytes? before its start\))"},
         Attack{"uninit_smem.cuh", "incorrect", "",
                "nondeterministic: two runs of the solution on the same inputs differ in 'out'"},
         Attack{"constant_output.cuh", "incorrect", "",

@@ -48,7 +48,7 @@ TEST(ScaleShift, EveryCaseIsCorrectAndEveryReferenceMeetsItsOracle) {
 TEST(ScaleShift, NarrowVectorsAndRaggedTilesAreCorrect) {
   AKO_REQUIRE_GPU();
   for (const char* params : {"--param VEC=1 --param ROWS_PER_THREAD=8", "--param VEC=2 --param TX=96",
-                             "--param VEC=4 --param TX=256 --param ROWS_PER_THREAD=1", "--param TX=256"}) {
+                             "--param VEC=4 --param TX=256 --param TY=2 --param ROWS_PER_THREAD=1", "--param TX=256 --param TY=4"}) {
     const auto json = temp_json("scale-shift-params");
     const Ran r = run_scale_shift(std::string("--no-time --no-checks --shapes text-512-cfg,qwen-image,zimage,wan13b-480p ") +
                                       params,

@@ -412,7 +412,9 @@ git::CommitMade record(const fs::path& root, const State& s, const Judged& j, co
   files.summary_json = to_json(next).dump(2) + "\n";
   files.result_json = to_json(j.now).dump(2) + "\n";
   if (j.prof.ok) {
-    files.ncu_json = profile::to_json(j.prof.summary).dump(2) + "\n";
+    nlohmann::json ncu = profile::to_json(j.prof.summary);
+    ncu["case"] = j.prof.case_label;  // which case was profiled: ako report's before/after table says so
+    files.ncu_json = ncu.dump(2) + "\n";
     files.extra = {j.prof.report, j.prof.csv};
   }
   return record_iteration(root, files);

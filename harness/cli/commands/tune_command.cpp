@@ -324,7 +324,8 @@ int tune_command(const TuneCommandOptions& opt) {
   if (m.gpu) print_pipeline(o.pipeline);
   const auto [tuned, with_shapes] = print_tune_line(o, m, wall);
   if (o.stopped)
-    fmt::print("STOPPED: the time budget ({}) ran out; the incomplete classes keep their params in a written config. "
+    fmt::print("STOPPED: the time budget ({}) ran out; in a written config an incomplete class keeps its params unless "
+               "its winner so far measured more than 1% faster than them (either way marked \"partial\" where its params were measured). "
                "Run the same command again to resume from {}\n",
                search::format_duration(time_budget.value_or(0)), m.db_file.empty() ? "(no database)" : m.db_file.string());
 

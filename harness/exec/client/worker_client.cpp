@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "exec/client/child_process.hpp"
+#include "exec/protocol/device_report.hpp"
 
 namespace ako::exec {
 namespace {
@@ -347,6 +348,7 @@ std::optional<PrestartedWorker> prestart_worker(const ClientOptions& opt) {
   const auto job_file = opt.scratch_dir / "job-1.json";
   const auto log = opt.scratch_dir / "worker-1.stderr.log";
   std::filesystem::remove(job_file, ec);
+  std::filesystem::remove(device_report_path(job_file), ec);
   std::filesystem::remove(log, ec);
   try {
     return PrestartedWorker{

@@ -3,8 +3,9 @@
 // could not run at all ("fatal" event), 3 a case left the CUDA context unusable (its "result"
 // line came out first; the parent starts a fresh worker for the remaining cases).
 // --await: started before the job exists (exec/client/worker_client.hpp, PrestartedWorker), it
-// starts the driver and its context first, then waits for JOB.json to appear; it leaves quietly
-// when its parent goes away first.
+// starts the driver, writes what device it sees to JOB.json.device (exec/protocol/device_report.hpp),
+// creates its context, then waits for JOB.json to appear; it leaves quietly when its parent goes
+// away first.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,8 @@
 #include "exec/worker/copy_bandwidth_cache.hpp"
 #include "exec/worker/cuda_session.hpp"
 #include "exec/worker/device_info.hpp"
+#include "exec/worker/device_report_writer.hpp"
+#include "exec/protocol/device_report.hpp"
 #include "exec/worker/event_writer.hpp"
 #include "exec/worker/module_cache.hpp"
 #include "measure/gpu/timer.hpp"
@@ -86,6 +89,8 @@ int run(const char* job_path, bool await, const ako::exec::EventWriter& events) 
   // started ahead of its job.
   std::optional<exec::WorkerJob> read;
   if (!await) read = read_job(job_path);
+  // Started ahead of its job: ako waits for this report to choose the config and the arch.
+  if (await) exec::report_device_early(exec::device_report_path(job_path));
   exec::CudaSession cuda;
   setup_s["cuda_init"] = lap();
   if (await) {

@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "exec/client/worker_device.hpp"
+#include "exec/protocol/device_report.hpp"
 #include "exec/protocol/reference_blame.hpp"
 
 namespace ako::exec {
@@ -192,6 +194,74 @@ TEST_F(WorkerClientTest, UnusedPrestartedWorkerIsKilled) {
   }
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
   EXPECT_FALSE(fs::exists(root_ / "fake/starts.log"));   // it never read a job
+}
+
+// The prestarted worker's early device report stands in for ako's own probe (no second cuInit).
+TEST_F(WorkerClientTest, PrestartedWorkerReportsItsDeviceEarly) {
+  DeviceReport report;
+  report.ok = true;
+  report.count = 1;
+  report.major = 9;
+  report.minor = 0;
+  report.name = "NVIDIA H200";
+  report.driver_version = 13000;
+  write_device_report(root_ / "fake/early-report.json", report);
+  std::optional<PrestartedWorker> pre = prestart_worker(opt_);
+  ASSERT_TRUE(pre.has_value());
+  const std::optional<GpuProbe> g = probe_from_worker(*pre, std::chrono::seconds(10));
+  ASSERT_TRUE(g.has_value());
+  EXPECT_TRUE(g->available);
+  EXPECT_EQ(g->name, "NVIDIA H200");
+  EXPECT_EQ(arch_for(g->major, g->minor), "sm_90a");
+  EXPECT_EQ(g->count, 1);
+  EXPECT_EQ(g->driver_version, 13000);
+}
+
+// A worker whose driver failed says so in its report: ako then probes itself, for its reason.
+TEST_F(WorkerClientTest, AFailedEarlyReportIsNotTrusted) {
+  DeviceReport report;
+  report.error = "cuInit: CUDA_ERROR_NO_DEVICE";
+  write_device_report(root_ / "fake/early-report.json", report);
+  std::optional<PrestartedWorker> pre = prestart_worker(opt_);
+  ASSERT_TRUE(pre.has_value());
+  EXPECT_FALSE(probe_from_worker(*pre, std::chrono::seconds(10)).has_value());
+}
+
+// No report by the deadline, or a worker that ended without one: not waited for any longer.
+TEST_F(WorkerClientTest, NoEarlyReportIsWaitedForOnlyUntilTheDeadlineOrTheWorkersEnd) {
+  std::optional<PrestartedWorker> pre = prestart_worker(opt_);
+  ASSERT_TRUE(pre.has_value());
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(probe_from_worker(*pre, std::chrono::milliseconds(200)).has_value());
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(200));
+
+  pre->child.kill_group();
+  t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(probe_from_worker(*pre, std::chrono::seconds(30)).has_value());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+}
+
+// A report that is not one is an error the caller turns into its own probe.
+TEST(DeviceReport, RoundTripsAndRefusesGarbage) {
+  const fs::path dir = fs::path(AKO_BINARY_DIR) / "test-scratch" / "device_report";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  EXPECT_FALSE(read_device_report(dir / "none.json").has_value());
+  DeviceReport r;
+  r.ok = true;
+  r.count = 2;
+  r.major = 10;
+  r.minor = 3;
+  r.name = "NVIDIA B300";
+  write_device_report(dir / "r.json", r);
+  const auto back = read_device_report(dir / "r.json");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->name, "NVIDIA B300");
+  EXPECT_EQ(back->major, 10);
+  EXPECT_EQ(back->count, 2);
+  std::ofstream(dir / "bad.json") << "{\"ok\": true}\n";
+  EXPECT_THROW(read_device_report(dir / "bad.json"), Error);
+  EXPECT_EQ(device_report_path("/tmp/x/job-1.json"), fs::path("/tmp/x/job-1.json.device"));
 }
 
 // A prestarted worker that dies while waiting costs one start: the next one runs the cases.

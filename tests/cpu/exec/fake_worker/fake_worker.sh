@@ -5,8 +5,9 @@
 #   [--await] $1       the job file the client wrote (--await: started before it existed, it
 #                      waits for it); each case's label names its behaviour
 #   FAKE_WORKER_DIR    folder prepared by the test: device.json and result-<index>.json (whole
-#                      event lines made by the C++ serialisers); this script appends the case
-#                      indices of every start it sees to starts.log
+#                      event lines made by the C++ serialisers), early-report.json (optional: the
+#                      --await worker's device report); this script appends the case indices of
+#                      every start it sees to starts.log
 #   FAKE_WORKER_START  comma list, one entry per start (the last repeats): ok | die | fatal | hang
 #
 # Case labels: ok, hang (never answers), crash (SIGSEGV mid-case), sticky (failed result, then
@@ -16,6 +17,8 @@ ulimit -c 0   # the crash case must not leave core files behind
 dir=${FAKE_WORKER_DIR:?FAKE_WORKER_DIR is not set}
 if [ "$1" = --await ]; then   # started ahead of its job (PrestartedWorker): wait for the file
   echo "$2" >> "$dir/awaited.log"
+  # The early device report (exec/protocol/device_report.hpp), when the test prepared one.
+  if [ -e "$dir/early-report.json" ]; then cp "$dir/early-report.json" "$2.device.tmp" && mv "$2.device.tmp" "$2.device"; fi
   while [ ! -e "$2" ]; do sleep 0.01; done
   shift
 fi
