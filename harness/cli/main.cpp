@@ -13,6 +13,7 @@
 #include "cli/commands/tune_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
+#include "exec/client/child_groups.hpp"
 #include "jit/compiler.hpp"
 #include "jit/toolkit.hpp"
 
@@ -325,6 +326,8 @@ struct ReportCli {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A stopped ako takes its workers (and whatever they started) with it: exec/client/child_groups.hpp.
+  ako::exec::kill_children_on_termination_signals();
   CLI::App app{
       "ako: JIT-build CUDA kernel variants, prove them correct against a reference over real diffusion\n"
       "shapes, time them with CUPTI, and report.\n\n"

@@ -304,6 +304,9 @@ int tune_command(const TuneCommandOptions& opt) {
   fmt::print("config: {}\n", config.message);
   const fs::path config_out = device_config_path(spec, m.ctx.device);
 
+  // A run killed inside a write may have left a torn last line: cut off (or completed) before
+  // loading, and said.
+  if (const auto repaired = search::TuningDb::repair_interrupted_append(m.db_file)) fmt::print("{}\n", *repaired);
   search::TuningDb db(m.db_file, m.ctx);
   print_database(m.db_file, db);
   fmt::print("strategy {} (seed {}), budget {} per class, batches of {}{}\n\n", opt.strategy, opt.seed,
