@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # On the GPU machine (carry ["bundle", "peers"]): the norm and modulation families (issue 14) in
-# one call. Per task: tune on this GPU and write its config file (evolve, bf16, time-bounded),
+# one call. Per task: tune on this GPU and write its config file (evolve, bf16 unless TUNE_DTYPES, time-bounded),
 # run the task with that config (ako's table: reference, solution, in-run baselines), time torch
 # eager and SGLang's own kernel from Python on the same cases (bench/peer_timing.py), and join
 # the two into one table (scripts/compare_torch.py). Then the GPU tests of the families.
 # Everything lands in $OUT/all.tgz (configs under $OUT/<task>/); $OUT/summary.txt is printed.
-#   OUT=out [TASKS="layernorm scale_shift"] [TUNE=1] [BUDGET=30%] [TUNE_TIME=90] [PEERS=1]
+#   OUT=out [TASKS="layernorm scale_shift"] [TUNE=1] [BUDGET=30%] [TUNE_TIME=90] [TUNE_DTYPES=bf16] [TUNE_ARGS=...] [PEERS=1]
 #     [PEER_ARGS="--deps /tmp/sglang-deps/site"] [GPU_TESTS=1] scripts/gpu-families.sh
 # (carry ["bundle", "peers"]; peer_timing's CuTe DSL column needs scripts/gpu-sglang-deps.sh first)
 set -uo pipefail
@@ -26,8 +26,8 @@ for t in $TASKS; do
   if [ "${TUNE:-1}" = 1 ]; then
     step "$t: ako tune --strategy evolve --budget ${BUDGET:-30%} --time ${TUNE_TIME:-90} --write-config"
     tune() {
-      $B/ako tune task "$t" --strategy evolve --budget "${BUDGET:-30%}" --dtypes bf16 --trials 1 --time "${TUNE_TIME:-90}" \
-        --write-config --db "$D/tune.jsonl" --json "$D/tune.json" --no-progress "$@" > "$D/tune.txt" 2>&1
+      $B/ako tune task "$t" --strategy evolve --budget "${BUDGET:-30%}" --dtypes "${TUNE_DTYPES:-bf16}" --trials 1 --time "${TUNE_TIME:-90}" \
+        --write-config --db "$D/tune.jsonl" --json "$D/tune.json" --no-progress ${TUNE_ARGS:-} "$@" > "$D/tune.txt" 2>&1
     }
     tune; rc=$?
     # A config whose classes depend on axes is tuned one class per shape (ako says so, exit 2).

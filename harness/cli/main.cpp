@@ -3,14 +3,17 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/commands/cache_command.hpp"
 #include "cli/commands/doctor_command.hpp"
 #include "cli/commands/gate_command.hpp"
 #include "cli/commands/iterate_cli.hpp"
 #include "cli/commands/port_command.hpp"
+#include "cli/commands/report_command.hpp"
 #include "cli/commands/run_command.hpp"
 #include "cli/commands/tune_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
+#include "exec/client/child_groups.hpp"
 #include "jit/compiler.hpp"
 #include "jit/toolkit.hpp"
 
@@ -60,6 +63,7 @@ void add_common_build_options(CLI::App* cmd, RunOptions& o) {
       ->check(CLI::Range(1, 4096));
   cmd->add_flag("--no-cache", o.no_cache, "compile everything again (the cache is neither read nor written)");
   cmd->add_option("--cache-dir", o.cache_dir, "kernel cache (default: $AKO_CACHE_DIR, $XDG_CACHE_HOME/ako or ~/.cache/ako)");
+  ako::cli::add_compile_limit_options(cmd, o.compile_timeout_s, o.compile_memory);
 }
 
 // `ako version`: what builds the kernels, and where they are cached.
@@ -252,6 +256,7 @@ struct TuneCli {
         ->check(CLI::Range(1, 4096));
     cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");
     cmd->add_option("--cache-dir", tune.cache_dir, "kernel cache (default: as for run)");
+    ako::cli::add_compile_limit_options(cmd, tune.compile_timeout_s, tune.compile_memory);
     cmd->add_flag("--progress", progress_on, "show the progress line even when stderr is not a terminal");
     cmd->add_flag("--no-progress", progress_off, "never show the progress line");
 
@@ -285,9 +290,44 @@ struct DoctorCli {
   int dispatch() { return ako::cli::doctor_command(doctor); }
 };
 
+struct ReportCli {
+  ako::cli::ReportOptions report;
+  std::vector<std::string> words;
+  CLI::App* cmd = nullptr;
+
+  explicit ReportCli(CLI::App& app) {
+    cmd = app.add_subcommand(
+        "report",
+        "write report.html (one self-contained page: inline SVG, no script, nothing fetched when opened) and\n"
+        "report.md (the PR body's tables in SGLang's format) from what ako recorded: per case, bars of the\n"
+        "reference, the solution and each baseline in % of the copy bandwidth with the 100% line (faceted by dtype\n"
+        "and variant); the iteration history from trajectory/<task>/ (the task's total and the hottest cases per\n"
+        "iteration, status markers, where the stall rule fired or reset, the hypotheses on hover); the tuning\n"
+        "landscape from the tuning database (every variant of each class against each parameter, the config's\n"
+        "chosen point marked, wrong and refused variants counted); the ncu before/after table; device, commit,\n"
+        "command and date. A missing optional input is listed with the command that makes it.\n"
+        "Exit 0 written; 2 usage or input error (unknown task, no run result, --run or --tune file missing).");
+    add_task_positionals(cmd, words);
+    cmd->add_option("--run", report.run,
+                    "an `ako run --json` result (schema ako.run/1) for the per-case bars and the micro-benchmark table\n"
+                    "(default: trajectory/<task>/iter-<best>/result.json)");
+    cmd->add_option("--tune", report.tune,
+                    "a tuning database (ako tune's JSON lines) for the landscape (default: bench/tuning/<task>.jsonl\n"
+                    "when it exists); its last device's records, or the run's device when it has records there");
+    cmd->add_option("--out", report.out, "folder for report.html and report.md (default: report/<task>/ in the workspace)");
+    cmd->add_option("--root", report.root, "workspace root (default: nearest folder with tasks/ upward from here)");
+  }
+  int dispatch() {
+    report.task = task_from_words(words);
+    return ako::cli::report_command(report);
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A stopped ako takes its workers (and whatever they started) with it: exec/client/child_groups.hpp.
+  ako::exec::kill_children_on_termination_signals();
   CLI::App app{
       "ako: JIT-build CUDA kernel variants, prove them correct against a reference over real diffusion\n"
       "shapes, time them with CUPTI, and report.\n\n"
@@ -305,6 +345,8 @@ int main(int argc, char** argv) {
   DoctorCli doctor(app);
   ako::cli::IterateCli iterate_cli(app);  // ako iterate, ako best
   ako::cli::PortCli port_cli(app);  // ako mirror, ako port
+  ako::cli::CacheCli cache_cli(app);  // ako cache stats, ako cache prune
+  ReportCli report(app);
 
   app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use, and the kernel cache folder");
 
@@ -320,9 +362,11 @@ int main(int argc, char** argv) {
     if (doctor.cmd->parsed()) return doctor.dispatch();
     if (const auto code = iterate_cli.dispatch()) return *code;
     if (const auto code = port_cli.dispatch()) return *code;
+    if (const auto code = cache_cli.dispatch()) return *code;
     if (gate.cmd->parsed()) return gate.dispatch();
     if (tune.cmd->parsed()) return tune.dispatch();
     if (compile.cmd->parsed()) return compile.dispatch();
+    if (report.cmd->parsed()) return report.dispatch();
     return version_command();
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "ako: {}\nRun with --help for usage.\n", e.what());

@@ -1,30 +1,84 @@
 #include "common/atomic_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
+#include <string>
 
 #include "common/error.hpp"
 
 namespace ako {
 
+namespace {
+
+// The temporary's name beside the target: hidden, and this process's own.
+std::filesystem::path temp_name(const std::filesystem::path& dir, const std::filesystem::path& file) {
+  return dir / ("." + file.filename().string() + ".tmp." + std::to_string(::getpid()));
+}
+
+bool write_all(int fd, const std::string& content) {
+  const char* p = content.data();
+  size_t left = content.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// The content in an unnamed file (O_TMPFILE), named only once it is complete: a process killed
+// while writing leaves nothing behind (a named temporary would stay). False where the file
+// system cannot (then the caller writes a named temporary); throws when the write itself fails.
+bool write_unnamed_then_link(const std::filesystem::path& dir, const std::filesystem::path& tmp,
+                             const std::string& content) {
+  const int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0) return false;
+  if (!write_all(fd, content)) {
+    const int err = errno;
+    ::close(fd);
+    throw Error("cannot write a temporary file in " + dir.string() + ": " + std::strerror(err ? err : ENOSPC));
+  }
+  std::error_code ec;
+  std::filesystem::remove(tmp, ec);   // a leftover of an earlier process with this pid
+  const std::string self = "/proc/self/fd/" + std::to_string(fd);
+  const bool linked = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) == 0;
+  ::close(fd);
+  return linked;
+}
+
+void write_named(const std::filesystem::path& tmp, const std::string& content) {
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+  out << content;
+  out.flush();
+  if (!out) {
+    const int err = errno;
+    out.close();
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw Error("cannot write " + tmp.string() + ": " + std::strerror(err));
+  }
+}
+
+}  // namespace
+
 void write_file_atomically(const std::filesystem::path& file, const std::string& content) {
   const auto dir = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  const auto tmp = dir / ("." + file.filename().string() + ".tmp." + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write " + tmp.string() + ": " + std::strerror(errno));
-    out << content;
-    out.flush();
-    if (!out) throw Error("cannot write " + tmp.string() + ": " + std::strerror(errno));
-  }
+  const auto tmp = temp_name(dir, file);
+  if (!write_unnamed_then_link(dir, tmp, content)) write_named(tmp, content);
   std::filesystem::rename(tmp, file, ec);
   if (ec) {
-    std::filesystem::remove(tmp);
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
     throw Error("cannot replace " + file.string() + ": " + ec.message());
   }
 }

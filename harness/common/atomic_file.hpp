@@ -1,6 +1,9 @@
 #pragma once
 // Write a file so that readers see either the old content or the new, never a half-written
-// one: write a temporary file in the same folder, then rename it over the target.
+// one: write a temporary file in the same folder, then rename it over the target. The
+// temporary is unnamed (O_TMPFILE) while it is written and named only for the rename, so a
+// process killed at any moment leaves no half-written file behind, under either name (where
+// the file system has no O_TMPFILE, a named `.<file>.tmp.<pid>` is written instead).
 #include <filesystem>
 #include <string>
 

@@ -45,12 +45,29 @@ void move_file(const fs::path& from, const fs::path& to) {
   fs::remove(from);
 }
 
+// A temporary of an iterate (kTempPrefix), or the temporary of an atomic write of one of them or
+// of the journal (common/atomic_file.hpp: ".<name>.tmp.<pid>"), which a kill can leave.
+bool is_temporary(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return name.starts_with(kTempPrefix) || name.starts_with(std::string(".") + kTempPrefix) ||
+         name.starts_with(std::string(".") + kJournalName + ".tmp.");
+}
+
+// The temporaries at the root (the log's) and in the task's trajectory folder.
+std::vector<fs::path> temporaries(const Layout& l) {
+  std::vector<fs::path> out;
+  for (const fs::path& dir : {l.p.root, l.p.dir()}) {
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (is_temporary(e.path()) && (dir != l.p.root || e.path().filename().string().find("ITERATIONS.md") != std::string::npos))
+        out.push_back(e.path());
+  }
+  return out;
+}
+
 void remove_temporaries(const Layout& l) {
   std::error_code ec;
-  fs::remove(l.temp_log(), ec);
-  if (!fs::exists(l.p.dir())) return;
-  for (const auto& e : fs::directory_iterator(l.p.dir()))
-    if (e.path().filename().string().starts_with(kTempPrefix)) fs::remove_all(e.path(), ec);
+  for (const fs::path& t : temporaries(l)) fs::remove_all(t, ec);
   // Folders made only for the temporaries go too (fs::remove leaves non-empty ones alone).
   fs::remove(l.p.dir(), ec);
   fs::remove(l.p.root / "trajectory", ec);
@@ -170,10 +187,7 @@ std::vector<std::string> recover_interrupted(const fs::path& root, const std::st
   if (!fs::exists(journal)) {
     // Interrupted while writing temporaries, before the journal: nothing was committed.
     const Layout l{p, 0};
-    bool any = fs::exists(l.temp_log());
-    if (fs::exists(p.dir()))
-      for (const auto& e : fs::directory_iterator(p.dir())) any |= e.path().filename().string().starts_with(kTempPrefix);
-    if (any) {
+    if (!temporaries(l).empty()) {
       remove_temporaries(l);
       did.push_back("removed the temporary files of an iterate that stopped before committing");
     }

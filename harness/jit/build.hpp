@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "jit/compiler.hpp"
+#include "jit/disk_cache.hpp"
 #include "jit/toolkit.hpp"
 
 namespace ako::jit {
@@ -23,12 +24,24 @@ struct PreparedRequest {
 // toolkit and computes options and key. Throws ako::Error.
 PreparedRequest prepare(const CompileRequest& req, const CompileOptions& opt);
 
-// Runs NVRTC on the request in this process and stores the result as a cache entry in `dir`.
-// Throws CompileError when NVRTC rejects the source, ako::Error otherwise.
-CompiledModule build_into(const PreparedRequest& p, const std::filesystem::path& dir);
+// What NVRTC made of a request, before it is stored anywhere.
+struct BuiltProgram {
+  std::string cubin, ptx;
+  BuildRecord record;
+  CompiledModule module;  // lowered names, resources, log, compile_ms; no paths yet
+};
 
-// A directory private to this process for compiles that must not use the cache; removed
-// when the process exits normally.
+// Runs NVRTC on the request in this process. Throws CompileError when NVRTC rejects the
+// source (an out-of-memory one included: its log says so), ako::Error otherwise.
+BuiltProgram build(const PreparedRequest& p);
+
+// build(), then stores the result as a cache entry in `dir`; when `dir` cannot be written
+// (WriteError), in scratch_dir() instead, and `fallback` (if given) gets the error's text.
+CompiledModule build_into(const PreparedRequest& p, const std::filesystem::path& dir,
+                          std::string* fallback = nullptr);
+
+// A directory private to this process for compiles that must not use the cache (or cannot);
+// made on first use, removed when the process exits normally.
 std::filesystem::path scratch_dir();
 
 }  // namespace ako::jit

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <mutex>
+#include <optional>
 
 #include "common/error.hpp"
 #include "jit/build.hpp"
@@ -43,8 +45,13 @@ struct ScratchDir {
 }  // namespace
 
 fs::path scratch_dir() {
-  static ScratchDir dir;
-  return dir.path;
+  // Private to the process: a child forked after it was made (which may run as another user)
+  // gets its own, and leaves its parent's alone.
+  static std::mutex mutex;
+  static std::optional<ScratchDir> dir;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!dir || dir->owner != getpid()) dir.emplace();
+  return dir->path;
 }
 
 }  // namespace ako::jit

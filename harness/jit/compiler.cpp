@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "jit/build.hpp"
 #include "jit/disk_cache.hpp"
+#include "jit/file_io.hpp"
 #include "jit/nvrtc_program.hpp"
 #include "jit/ptxas_log.hpp"
 
@@ -60,39 +61,52 @@ std::optional<MissingKernels> explain_missing_kernels(const std::string& log, co
                         without_name_map_errors(log)};
 }
 
-CompiledModule build_into(const PreparedRequest& p, const std::filesystem::path& dir) {
+BuiltProgram build(const PreparedRequest& p) {
   const auto& name = p.request.display_name;
   NvrtcProgram program(p.source_text, name);
   for (const auto& e : p.name_expressions) program.add_name_expression(e);
 
-  BuildRecord record{name, p.request.arch, nvrtc_identity(), unix_ms(), 0};
+  BuiltProgram b;
+  b.record = BuildRecord{name, p.request.arch, nvrtc_identity(), unix_ms(), 0};
   const auto start = std::chrono::steady_clock::now();
   const bool ok = program.compile(p.options);
   const auto stop = std::chrono::steady_clock::now();
-  record.finished_unix_ms = unix_ms();
+  b.record.finished_unix_ms = unix_ms();
 
-  CompiledModule m;
+  CompiledModule& m = b.module;
   m.log = program.log();
   if (!ok) {
     if (const auto missing = explain_missing_kernels(m.log, p.name_expressions, name))
       throw CompileError(name, missing->log, missing->headline);
     throw CompileError(name, m.log);
   }
-  const std::string cubin = program.cubin();
-  if (cubin.empty())
+  b.cubin = program.cubin();
+  if (b.cubin.empty())
     throw Error(name + ": NVRTC produced no cubin for arch " + p.request.arch);
+  b.ptx = program.ptx();
   m.lowered = program.lowered_names(p.name_expressions);
   m.resources = parse_ptxas_log(m.log);
   m.compile_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-  store_entry(dir, p.key, cubin, program.ptx(), record, m);
-  return m;
+  return b;
+}
+
+CompiledModule build_into(const PreparedRequest& p, const std::filesystem::path& dir, std::string* fallback) {
+  BuiltProgram b = build(p);
+  try {
+    store_entry(dir, p.key, b.cubin, b.ptx, b.record, b.module);
+  } catch (const WriteError& e) {
+    if (dir == scratch_dir()) throw;
+    if (fallback) *fallback = e.what();
+    store_entry(scratch_dir(), p.key, b.cubin, b.ptx, b.record, b.module);
+  }
+  return b.module;
 }
 
 CompiledModule compile(const CompileRequest& req, const CompileOptions& opt) {
   const PreparedRequest p = prepare(req, opt);
   const bool caching = opt.use_cache && !opt.cache_dir.empty();
   if (caching) {
-    if (auto hit = load_entry(opt.cache_dir, p.key)) {
+    if (auto hit = load_entry(opt.cache_dir, p.key).module) {
       hit->compile_ms = 0;
       return *hit;
     }

@@ -1,15 +1,18 @@
 #include "jit/disk_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <ctime>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "jit/cache_lock.hpp"
 #include "jit/file_io.hpp"
+#include "jit/resources_json.hpp"
+#include "jit/sha256.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -18,25 +21,7 @@ namespace ako::jit {
 
 namespace {
 
-// Local (de)serialisation of KernelResources: the jit stage keeps its cache format to itself.
-json resources_json(const KernelResources& r) {
-  return {{"registers", r.registers},       {"spill_stores", r.spill_stores},
-          {"spill_loads", r.spill_loads},   {"stack_bytes", r.stack_bytes},
-          {"shared_bytes", r.shared_bytes}, {"barriers", r.barriers},
-          {"constant_bytes", r.constant_bytes}};
-}
-
-KernelResources resources_from(const json& j) {
-  KernelResources r;
-  r.registers = j.at("registers").get<int>();
-  r.spill_stores = j.at("spill_stores").get<int>();
-  r.spill_loads = j.at("spill_loads").get<int>();
-  r.stack_bytes = j.at("stack_bytes").get<int>();
-  r.shared_bytes = j.at("shared_bytes").get<int>();
-  r.barriers = j.at("barriers").get<int>();
-  r.constant_bytes = j.at("constant_bytes").get<int>();
-  return r;
-}
+constexpr const char* kOldFormat = "ako.jit-cache/1";  // no hashes: rebuilt, not damaged
 
 std::string utc_now_iso() {
   const std::time_t now = std::time(nullptr);
@@ -47,11 +32,58 @@ std::string utc_now_iso() {
   return buf;
 }
 
-bool has_elf_magic(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  char magic[4] = {};
-  in.read(magic, 4);
-  return in.gcount() == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+bool has_elf_magic(const std::string& bytes) { return bytes.rfind("\x7f" "ELF", 0) == 0; }
+
+// "" when `bytes` (nullopt: unreadable) are what the entry recorded for `what`.
+std::string check_file(const char* what, const std::optional<std::string>& bytes, const json& entry,
+                       const char* size_field, const char* hash_field) {
+  if (!bytes) return std::string(what) + " missing";
+  const auto recorded = entry.at(size_field).get<std::uintmax_t>();
+  if (bytes->size() != recorded)
+    return std::string(what) + " is " + std::to_string(bytes->size()) + " bytes, the entry recorded " +
+           std::to_string(recorded) + " (truncated or replaced)";
+  if (sha256_hex(*bytes) != entry.at(hash_field).get<std::string>())
+    return std::string(what) + "'s sha256 differs from the one recorded when it was built (changed on disk)";
+  return {};
+}
+
+struct Checked {
+  bool absent = false;      // no entry, or one of the old format (rebuilt, not damaged)
+  bool old_format = false;
+  std::string damage;
+  json entry;
+};
+
+Checked check(const EntryPaths& paths, const std::string& key) {
+  Checked c;
+  const auto text = try_read_file(paths.json);
+  if (!text) {
+    c.absent = true;
+    return c;
+  }
+  try {
+    c.entry = json::parse(*text);
+    const std::string format = c.entry.at("format").get<std::string>();
+    if (format == kOldFormat) {
+      c.absent = c.old_format = true;
+      return c;
+    }
+    if (format != kCacheFormat) {
+      c.damage = "its JSON is of format " + format + ", not " + kCacheFormat;
+      return c;
+    }
+    if (c.entry.at("key") != key) {
+      c.damage = "its JSON belongs to key " + c.entry.at("key").get<std::string>();
+      return c;
+    }
+    const auto cubin = try_read_file(paths.cubin);
+    c.damage = check_file("cubin", cubin, c.entry, "cubin_bytes", "cubin_sha256");
+    if (c.damage.empty() && !has_elf_magic(*cubin)) c.damage = "cubin is not an ELF file";
+    if (c.damage.empty()) c.damage = check_file("PTX", try_read_file(paths.ptx), c.entry, "ptx_bytes", "ptx_sha256");
+  } catch (const json::exception&) {
+    c.damage = "its JSON is unreadable (truncated or edited)";
+  }
+  return c;
 }
 
 }  // namespace
@@ -64,9 +96,7 @@ EntryPaths entry_paths(const fs::path& dir, const std::string& key) {
 void store_entry(const fs::path& dir, const std::string& key, const std::string& cubin, const std::string& ptx,
                  const BuildRecord& record, CompiledModule& module) {
   const auto paths = entry_paths(dir, key);
-  std::error_code ec;
-  fs::create_directories(paths.cubin.parent_path(), ec);
-  if (ec) throw Error("cannot create cache directory " + paths.cubin.parent_path().string() + ": " + ec.message());
+  make_directories(paths.cubin.parent_path());
 
   json resources = json::object();
   for (const auto& [name, r] : module.resources) resources[name] = resources_json(r);
@@ -82,11 +112,14 @@ void store_entry(const fs::path& dir, const std::string& key, const std::string&
       {"build_finished_unix_ms", record.finished_unix_ms},
       {"compile_ms", module.compile_ms},
       {"cubin_bytes", cubin.size()},
+      {"cubin_sha256", sha256_hex(cubin)},
       {"ptx_bytes", ptx.size()},
+      {"ptx_sha256", sha256_hex(ptx)},
       {"lowered", module.lowered},
       {"resources", resources},
       {"log", module.log},
   };
+  const CacheLock lock(dir, CacheLock::Mode::shared);  // never while a prune removes entries
   write_file_atomic(paths.cubin, cubin);
   write_file_atomic(paths.ptx, ptx);
   write_file_atomic(paths.json, entry.dump(1));
@@ -95,32 +128,32 @@ void store_entry(const fs::path& dir, const std::string& key, const std::string&
   module.key = key;
 }
 
-std::optional<CompiledModule> load_entry(const fs::path& dir, const std::string& key) {
+LoadedEntry load_entry(const fs::path& dir, const std::string& key) {
   const auto paths = entry_paths(dir, key);
-  const auto text = try_read_file(paths.json);
-  if (!text) return std::nullopt;
+  Checked c = check(paths, key);
+  if (c.absent || !c.damage.empty()) return {std::nullopt, c.damage};
   try {
-    const json entry = json::parse(*text);
-    if (entry.at("format") != kCacheFormat || entry.at("key") != key) return std::nullopt;
-    std::error_code ec;
-    const auto size = fs::file_size(paths.cubin, ec);
-    if (ec || size != entry.at("cubin_bytes").get<std::uintmax_t>() || !has_elf_magic(paths.cubin))
-      return std::nullopt;
-    const auto ptx_size = fs::file_size(paths.ptx, ec);
-    if (ec || ptx_size != entry.at("ptx_bytes").get<std::uintmax_t>()) return std::nullopt;
     CompiledModule m;
     m.cubin = paths.cubin;
     m.ptx = paths.ptx;
     m.key = key;
-    m.lowered = entry.at("lowered").get<std::map<std::string, std::string>>();
-    for (const auto& [name, r] : entry.at("resources").items()) m.resources[name] = resources_from(r);
-    m.log = entry.at("log").get<std::string>();
-    m.compile_ms = entry.at("compile_ms").get<double>();
+    m.lowered = c.entry.at("lowered").get<std::map<std::string, std::string>>();
+    for (const auto& [name, r] : c.entry.at("resources").items()) m.resources[name] = resources_from(r);
+    m.log = c.entry.at("log").get<std::string>();
+    m.compile_ms = c.entry.at("compile_ms").get<double>();
     m.cache_hit = true;
-    return m;
+    ::utimensat(AT_FDCWD, paths.json.c_str(), nullptr, 0);  // used now (LRU); may fail read-only
+    return {m, {}};
   } catch (const json::exception&) {
-    return std::nullopt;  // truncated or hand-edited JSON: a miss
+    return {std::nullopt, "its JSON is unreadable (truncated or edited)"};
   }
+}
+
+std::string check_entry(const fs::path& dir, const std::string& key) {
+  const Checked c = check(entry_paths(dir, key), key);
+  if (c.old_format) return std::string("of the old format ") + kOldFormat + " (no hashes; rebuilt when next used)";
+  if (c.absent) return "JSON missing";
+  return c.damage;
 }
 
 }  // namespace ako::jit

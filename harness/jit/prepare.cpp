@@ -19,7 +19,8 @@ namespace ako::jit {
 namespace {
 
 // Bumped whenever the key's inputs or the entry format change, so old entries are ignored.
-constexpr const char* kKeyFormat = "ako.jit-key/1";
+// /2: headers reached by angle brackets outside the toolkit (a peer's, an overlay) are keyed.
+constexpr const char* kKeyFormat = "ako.jit-key/2";
 
 // c++17, not c++20 (which NVRTC 13.0 also accepts): what NVRTC compiles, port ships into an
 // engine whose own builds (sgl-kernel, FlashInfer) use -std=c++17.
@@ -93,6 +94,7 @@ PreparedRequest prepare(const CompileRequest& req, const CompileOptions& opt) {
   p.request.source = fs::absolute(req.source);
   if (p.request.display_name.empty()) p.request.display_name = p.request.source.filename().string();
   p.toolkit = resolve_toolkit(opt.cuda_home);
+  check_source_location(p.request.source, p.request.display_name, req.include_roots);
   p.source_text = read_file(p.request.source);
 
   p.name_expressions = req.name_expressions;
@@ -125,8 +127,9 @@ PreparedRequest prepare(const CompileRequest& req, const CompileOptions& opt) {
   h.field("source", p.source_text);
   const fs::path name_dir = fs::path(p.request.display_name).parent_path();
   const fs::path main_dir = name_dir.empty() ? fs::current_path() : fs::absolute(name_dir);
-  for (const auto& header : scan_local_includes(p.request.source, p.source_text, main_dir,
-                                                include_dirs_of(p.options), p.toolkit.include_dirs)) {
+  // Every #include is checked here, before NVRTC sees the program (include_scan.hpp).
+  for (const auto& header : scan_local_includes(p.request.source, p.source_text, main_dir, include_dirs_of(p.options),
+                                                p.toolkit.include_dirs, req.include_roots, p.request.display_name)) {
     h.field("header", header.spelled);
     h.field("resolved", header.resolved.string());
     h.field("bytes", header.bytes);

@@ -118,6 +118,7 @@ void record_build(RunOutcome& out, const BuiltKernels& built) {
   result.summary.compiled = built.errors.empty();
   mark_baseline_compile_errors(result.cases, built);
   out.baseline_notes = baseline_notes(result.cases);
+  out.cache_notes = built.cache_notes;
 }
 
 // A compile error, a refusal by the static checks or no GPU ends the run before the worker;
@@ -293,6 +294,8 @@ PreparedRun prepare_run(const RunOptions& opt, bool with_checks, const std::func
   p.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
   p.compile.use_cache = !opt.no_cache;
   p.compile.jobs = opt.jobs;
+  p.compile.timeout_s = opt.compile_timeout_s;
+  p.compile.memory_bytes = opt.compile_memory;
   return p;
 }
 
@@ -310,7 +313,7 @@ std::vector<std::string> baseline_notes(const std::vector<CaseResult>& cases) {
   std::set<std::string> seen;
   for (const auto& c : cases)
     for (const auto& b : c.baselines) {
-      const bool absent = b.reason.rfind("not installed", 0) == 0 || b.fault == "compile_error";
+      const bool absent = b.reason.rfind("not installed", 0) == 0 || b.fault.rfind("compile_", 0) == 0;
       if (absent && seen.insert(b.name).second) notes.push_back(fmt::format("baseline {}: {}", b.name, b.reason));
     }
   return notes;

@@ -46,6 +46,8 @@ struct RunOptions {
   int jobs = 0;
   bool no_cache = false;
   std::filesystem::path cache_dir;
+  double compile_timeout_s = jit::kDefaultCompileTimeoutS;          // per NVRTC program; 0: none
+  unsigned long long compile_memory = jit::kDefaultCompileMemoryBytes;  // per NVRTC program; 0: none
   bool sanitize = false;                 // re-run failing cases under compute-sanitizer
 };
 
@@ -65,6 +67,7 @@ struct RunOutcome {
   int trials = 0;
   std::vector<std::string> config_notes;    // shapes the tuning never saw: which class serves them (task/config.hpp)
   std::vector<std::string> baseline_notes;  // a baseline not installed or not compiled, once per baseline
+  std::vector<std::string> cache_notes;     // the kernel cache could not be written, or an entry was damaged
   // result.config says which per-device config file was used (and any fallback).
 };
 

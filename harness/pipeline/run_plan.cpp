@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "common/atomic_file.hpp"
+#include "jit/build.hpp"
+#include "jit/file_io.hpp"
 #include "model/dtype.hpp"
 #include "common/error.hpp"
 #include "search/tuning_db.hpp"
@@ -32,14 +34,23 @@ fs::path support_source(const fs::path& cache_dir) {
   std::string all;
   for (const auto& f : files) all += std::string(f.name) + '\0' + f.content + '\0';
   const fs::path base = cache_dir.empty() ? fs::temp_directory_path() / "ako" : cache_dir;
-  const fs::path dir = base / "support" / fmt::format("{:016x}", std::hash<std::string>{}(all));
-  for (const auto& f : files) {
-    const fs::path file = dir / f.name;
-    std::error_code ec;
-    if (fs::exists(file, ec) && read_file(file) == f.content) continue;
-    write_file_atomically(file, f.content);
+  const std::string name = fmt::format("{:016x}", std::hash<std::string>{}(all));
+  const auto materialise = [&](const fs::path& dir) {
+    for (const auto& f : files) {
+      const fs::path file = dir / f.name;
+      std::error_code ec;
+      if (fs::exists(file, ec) && jit::try_read_file(file) == f.content) continue;
+      jit::make_directories(dir);
+      jit::write_file_atomic(file, f.content);
+    }
+    return dir / "support_kernels.cuh";
+  };
+  try {
+    return materialise(base / "support" / name);
+  } catch (const jit::WriteError&) {
+    // A read-only or full cache: the compile that follows says so (its notes); the run goes on.
+    return materialise(jit::scratch_dir() / "support" / name);
   }
-  return dir / "support_kernels.cuh";
 }
 
 std::map<std::string, std::string> support_name_expressions() {
@@ -105,6 +116,7 @@ void add_task_programs(const std::vector<task::Case>& cases, const BuildOptions&
     r.display_name = display_name(file, opt.root);
     r.name_expressions.assign(names.begin(), names.end());
     r.arch = opt.arch;
+    r.include_roots = task_include_roots(opt.root);
     p.reqs.push_back(std::move(r));
     p.keys.push_back(file);
   }
@@ -123,6 +135,7 @@ void add_baseline_programs(const std::vector<task::Case>& cases, const BuildOpti
         r.display_name = display_name(file, opt.root);
         r.arch = opt.arch;
         r.extra_options = bl.options;
+        r.include_roots = task_include_roots(opt.root);
         p.reqs.push_back(std::move(r));
         p.keys.push_back(file);
       }
@@ -179,6 +192,11 @@ void check_buffer_plans(const task::TaskSpec& spec, const std::vector<task::Case
   }
 }
 
+std::vector<fs::path> task_include_roots(const fs::path& root) {
+  if (root.empty()) return {};
+  return {root / "input", root / "solution"};
+}
+
 BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt) {
   Programs p;
   add_task_programs(cases, opt, p);
@@ -192,6 +210,7 @@ BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOpti
 
   BuiltKernels out;
   const jit::BatchResult batch = jit::compile_all(p.reqs, opt.compile);
+  out.cache_notes = batch.notes;
   for (size_t i = 0; i < p.reqs.size(); ++i) {
     if (batch.errors[i].empty()) {
       collect_program(p, i, batch.modules[i], opt, out);
@@ -282,7 +301,7 @@ void mark_baseline_compile_errors(std::vector<CaseResult>& cases, const BuiltKer
     for (auto& b : c.baselines)
       if (auto it = built.baseline_errors.find(b.name); it != built.baseline_errors.end()) {
         b.verdict = Verdict::failed;
-        b.fault = "compile_error";
+        b.fault = jit::compile_fault(it->second);
         b.reason = "the baseline did not compile: " + it->second.substr(0, it->second.find('\n'));
       }
 }

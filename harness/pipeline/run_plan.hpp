@@ -22,6 +22,7 @@ struct BuiltKernels {
   std::vector<std::string> errors;                     // compile errors, with file and line
   std::map<std::string, std::string> baseline_errors;  // baseline name -> its compile error (the run goes on)
   std::vector<StaticFinding> findings;                 // static checks on the solution's compiled code
+  std::vector<std::string> cache_notes;                // the cache could not be written, an entry was damaged
   int cache_hits = 0, compiled = 0;
 };
 
@@ -35,6 +36,12 @@ struct BuildOptions {
 // Compiles everything `cases` need. Never throws on a compile error: see errors.
 BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt);
 
+// The folders a task's kernels may #include from besides their own folder, their -I folders
+// and the toolkit's: the workspace's input/ and solution/ (a task may share another's
+// reference, as residual_gate_norm_scale_shift shares norm_scale_shift's). Anything else,
+// /etc/passwd or ../../secret, is refused before NVRTC reads it (jit/include_scan.hpp).
+std::vector<std::filesystem::path> task_include_roots(const std::filesystem::path& root);
+
 // Every case's buffers are ones the worker can carry out (exec/protocol/buffer_plan.hpp: views
 // it can walk, at most kMaxViewsPerStorage writable views of one storage): checked before
 // anything is built, so a view the worker could not check is a SpecError naming the case.
@@ -42,7 +49,8 @@ void check_buffer_plans(const task::TaskSpec& spec, const std::vector<task::Case
 
 // The support kernels' name expressions, keyed like SupportModule::functions ("poison:bf16").
 std::map<std::string, std::string> support_name_expressions();
-// The support kernels' source, materialised from the binary under cache_dir.
+// The support kernels' source, materialised from the binary under cache_dir (under this
+// process's scratch folder when cache_dir cannot be written).
 std::filesystem::path support_source(const std::filesystem::path& cache_dir);
 
 // The worker job for these cases (indices follow `cases`).
@@ -54,7 +62,8 @@ exec::WorkerJob make_worker_job(const std::vector<task::Case>& cases, const Buil
 // The result skeleton for a case (what the parent knows before the worker runs).
 CaseResult case_result_skeleton(const task::Case& c, int index);
 
-// Every baseline entry whose program did not compile becomes failed (fault compile_error).
+// Every baseline entry whose program did not compile becomes failed (fault compile_error, or
+// compile_timeout / compile_out_of_memory when it ran past the compile limits).
 void mark_baseline_compile_errors(std::vector<CaseResult>& cases, const BuiltKernels& built);
 
 // Fill speedup, GB/s and % of copy bandwidth from the timings (the solution's and each baseline's).

@@ -124,6 +124,20 @@ search::DbRecord shape_record(const Variant& v, const task::ShapeSpec* s, const 
 
 GpuEvaluator::GpuEvaluator(const task::TaskSpec& spec, GpuEvaluatorOptions opt) : spec_(spec), opt_(std::move(opt)) {}
 
+void GpuEvaluator::add_cache_notes(const std::vector<std::string>& notes) {
+  // Once per kind: "kernel cache DIR cannot be written" is said for the first batch only.
+  const auto kind = [](const std::string& n) { return n.substr(0, n.find(';')); };
+  const std::lock_guard<std::mutex> lock(notes_mutex_);
+  for (const auto& n : notes)
+    if (std::none_of(cache_notes_.begin(), cache_notes_.end(), [&](const std::string& o) { return kind(o) == kind(n); }))
+      cache_notes_.push_back(n);
+}
+
+std::vector<std::string> GpuEvaluator::cache_notes() const {
+  const std::lock_guard<std::mutex> lock(notes_mutex_);
+  return cache_notes_;
+}
+
 std::vector<search::DbRecord> GpuEvaluator::evaluate(const std::vector<search::EvalRequest>& batch) {
   return measure(*prepare(batch));
 }
@@ -152,6 +166,7 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
   }
 
   out->base = build_kernels(reference_cases, opt_.build);
+  add_cache_notes(out->base.cache_notes);
   if (!out->base.errors.empty())
     throw Error("the reference or support kernels do not compile:\n" + out->base.errors.front());
   std::vector<jit::CompileRequest> reqs;
@@ -166,15 +181,21 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
     for (const auto& c : v.cases) names.insert(c.solution->name_expression);
     r.name_expressions.assign(names.begin(), names.end());
     r.arch = opt_.build.arch;
+    r.include_roots = task_include_roots(spec_.root);
     reqs.push_back(std::move(r));
     req_variant.push_back(i);
   }
   const jit::BatchResult br = jit::compile_all(reqs, opt_.build.compile);
+  add_cache_notes(br.notes);
   for (size_t k = 0; k < reqs.size(); ++k) {
     Variant& v = out->variants[req_variant[k]];
     if (!br.errors[k].empty()) {
       ++compile_errors;
-      v.error = "compile error: " + br.errors[k].substr(0, br.errors[k].find('\n', br.errors[k].find('\n') + 1));
+      const std::string& e = br.errors[k];
+      // A compile killed at the limits says so first ("compile_timeout: FILE: ..."); any other
+      // error is the log's first two lines.
+      v.error = jit::compile_fault(e) == "compile_error" ? "compile error: " + e.substr(0, e.find('\n', e.find('\n') + 1))
+                                                         : e.substr(0, e.find('\n'));
       continue;
     }
     ++compiled;

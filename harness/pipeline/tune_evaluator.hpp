@@ -15,9 +15,11 @@
 //            time faster than the copy bandwidth allows is refused here too
 //
 // A variant that does not compile, is refused by the static checks, is wrong or crashes
-// costs its own records only (verdict failed; the refusal's reason starts "static check: ").
+// costs its own records only (verdict failed; the refusal's reason starts "static check: ", a
+// compile killed at the compile limits "compile_timeout: " or "compile_out_of_memory: ").
 #include <atomic>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,8 +66,13 @@ class GpuEvaluator : public search::Evaluator {
   search::ReferenceTimes references;
   // Per case event inside a batch (tuner's thread): "validating" or "timing".
   std::function<void(const std::string& label, const std::string& what)> on_case;
+  // What the compiles said about the kernel cache (unwritable, damaged entries), each once.
+  std::vector<std::string> cache_notes() const;
 
  private:
+  void add_cache_notes(const std::vector<std::string>& notes);
+  mutable std::mutex notes_mutex_;        // prepare() runs on the helper thread
+  std::vector<std::string> cache_notes_;
   const task::TaskSpec& spec_;
   GpuEvaluatorOptions opt_;
 };

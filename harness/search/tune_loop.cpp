@@ -92,6 +92,7 @@ class Driver {
         cs.co.winner_registers = w->registers;
       }
       cs.co.complete = cs.finished;
+      cs.co.current_score = class_score(db_, cs.co.cls.shapes, cs.co.cls.current);
       out_.classes.push_back(std::move(cs.co));
     }
     out_.coverage = coverage(out_.classes, db_, shapes_);

@@ -179,15 +179,24 @@ nlohmann::json config_document(const TuneOutcome& outcome, const std::string& so
   for (const auto& co : outcome.classes) {
     nlohmann::json c{{"name", co.cls.name}};
     if (!co.cls.when.empty()) c["when"] = co.cls.when;
-    // A class whose search stopped early (--time) keeps its params: a partial search's
-    // winner is not a tuned result. A complete one records the shapes it was tuned on.
-    const bool tuned = co.winner && co.complete;
-    c["params"] = tuned ? *co.winner : co.cls.current;
-    if (tuned) {
+    // A class whose search stopped early (--time) keeps its params unless its winner was
+    // measured faster than them, beyond noise, in this same search: a partial search's winner
+    // is not the space's best, but it is better than what it replaces. Either way, when the
+    // search measured the kept params too, the class counts as tuned (its params were checked
+    // against everything tried) and says so in `partial`. A tuned class records its shapes.
+    const bool measured_partial = co.winner && !co.complete && co.current_score;
+    const bool replace =
+        co.winner && (co.complete || (measured_partial && co.winner_score < *co.current_score * (1.0 - kPartialWinMargin)));
+    c["params"] = replace ? *co.winner : co.cls.current;
+    if ((co.winner && co.complete) || measured_partial) {
       nlohmann::json on = nlohmann::json::array();
       for (const auto* s : co.cls.shapes) on.push_back({{"name", s->name}, {"dims", s->dims}});
       c["tuned_on"] = std::move(on);
     }
+    if (measured_partial)
+      c["partial"] = {{"evaluated", co.evaluations},
+                      {"kept", !replace},
+                      {"winner_faster_pct", 100.0 * (1.0 - co.winner_score / *co.current_score)}};
     classes.push_back(std::move(c));
   }
   return nlohmann::json{{"schema", task::kConfigSchema}, {"source", source}, {"classes", classes}};

@@ -119,7 +119,12 @@ struct ClassOutcome {
   int winner_registers = -1;
   std::string tie_note;                      // how the tie rule decided, when it did
   bool complete = true;                      // false: stopped (TuneOptions::stop) before its budget
+  std::optional<double> current_score;       // the class's current params, when measured in this search
 };
+
+// An incomplete class's winner replaces the params it had only when this search measured both
+// and the winner is faster by more than this fraction (two runs of one kernel agree within 1%).
+inline constexpr double kPartialWinMargin = 0.01;
 
 struct CoverageRow {
   std::string shape, cls;
@@ -183,7 +188,11 @@ class ReplayEvaluator : public Evaluator {
 
 // The config document (schema ako.config/1) for the outcome: one class per shape class, in
 // class order, the winner's params and the shapes it was tuned on (`tuned_on`); untuned and
-// incomplete classes keep their params and get no `tuned_on`. `source` as given.
+// incomplete classes keep their params, unless their winner beat them in the same search by
+// more than kPartialWinMargin; where the search measured the kept params, the class gets
+// `tuned_on` and `partial` (variants evaluated, whether its params were kept, the winner's lead
+// over them in %), so a time-bounded tune still ships what it measured; where it did not, no
+// `tuned_on`. `source` as given.
 nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source);
 
 }  // namespace ako::search

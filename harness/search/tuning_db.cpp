@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <fstream>
 #include <unistd.h>
 
@@ -97,6 +99,95 @@ int for_each_record(const fs::path& file, Fn fn) {
   return bad;
 }
 
+// The database file opened for appending, under an exclusive flock(2) for as long as it is open:
+// concurrent `ako tune` processes (and their repairs) take turns, line by line.
+class LockedDb {
+ public:
+  explicit LockedDb(const fs::path& file) : file_(file) {
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw Error(fmt::format("{}: cannot open for appending: {}", file.string(), std::strerror(errno)));
+    while (::flock(fd_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd_);
+      throw Error(fmt::format("{}: cannot lock: {}", file.string(), std::strerror(err)));
+    }
+  }
+  LockedDb(const LockedDb&) = delete;
+  LockedDb& operator=(const LockedDb&) = delete;
+  ~LockedDb() { ::close(fd_); }   // releases the lock
+
+  // A last line without its newline is what a writer killed inside its write(2) (or stopped by
+  // a full disk) leaves. A whole record there gets its newline; anything else is cut off, so
+  // the next line never fuses with it (the measurement it held is made again). Returns what it
+  // did, nullopt when the file ended cleanly.
+  std::optional<std::string> repair_tail() {
+    const off_t size = this->size();
+    if (size == 0 || byte_at(size - 1) == '\n') return std::nullopt;
+    // The tail after the last newline, read backwards in blocks.
+    std::string tail;
+    off_t start = size;
+    while (start > 0) {
+      const off_t from = std::max<off_t>(0, start - 65536);
+      std::string block(static_cast<size_t>(start - from), '\0');
+      if (::pread(fd_, block.data(), block.size(), from) != static_cast<ssize_t>(block.size()))
+        throw Error(fmt::format("{}: cannot read its last line: {}", file_.string(), std::strerror(errno)));
+      const size_t newline = block.rfind('\n');
+      if (newline != std::string::npos) {
+        tail = block.substr(newline + 1) + tail;
+        start = from + static_cast<off_t>(newline) + 1;
+        break;
+      }
+      tail = block + tail;
+      start = from;
+    }
+    bool whole = false;
+    try {
+      record_from_json(json::parse(tail));
+      whole = true;
+    } catch (const std::exception&) {
+    }
+    if (whole) {
+      write_all("\n", size);
+      return fmt::format("{}: its last record lacked a newline; added it", file_.string());
+    }
+    if (::ftruncate(fd_, start) != 0)
+      throw Error(fmt::format("{}: cannot cut its torn last line: {}", file_.string(), std::strerror(errno)));
+    return fmt::format("{}: removed a torn last line ({} bytes) that an interrupted write left; that measurement "
+                       "is made again", file_.string(), tail.size());
+  }
+
+  // One write(2) of the whole line; a short one (a full disk) is cut back off, so the file
+  // never keeps part of a record.
+  void append_line(const std::string& line) { write_all(line, size()); }
+
+ private:
+  off_t size() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw Error(fmt::format("{}: cannot stat: {}", file_.string(), std::strerror(errno)));
+    return st.st_size;
+  }
+
+  char byte_at(off_t at) const {
+    char c = 0;
+    if (::pread(fd_, &c, 1, at) != 1) throw Error(fmt::format("{}: cannot read: {}", file_.string(), std::strerror(errno)));
+    return c;
+  }
+
+  void write_all(const std::string& text, off_t size_before) {
+    ssize_t n;
+    while ((n = ::write(fd_, text.data(), text.size())) < 0 && errno == EINTR) {}
+    if (n == static_cast<ssize_t>(text.size())) return;
+    const int err = n < 0 ? errno : ENOSPC;
+    // Best effort: should the cut fail too, the next append cuts the torn tail (repair_tail).
+    if (n > 0) (void)!::ftruncate(fd_, size_before);
+    throw Error(fmt::format("{}: cannot append a record: {}", file_.string(), std::strerror(err)));
+  }
+
+  fs::path file_;
+  int fd_ = -1;
+};
+
 }  // namespace
 
 TuningDb::TuningDb(fs::path file, DbContext context) : file_(std::move(file)), context_(std::move(context)) {
@@ -151,18 +242,16 @@ void TuningDb::append(DbRecord r) {
   r.context = context_;
   if (!file_.empty()) {
     if (file_.has_parent_path()) fs::create_directories(file_.parent_path());
-    const std::string line = to_json(r).dump() + "\n";
-    const int fd = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) throw Error(fmt::format("{}: cannot open for appending: {}", file_.string(), std::strerror(errno)));
-    // One write of the whole line: with O_APPEND, concurrent appenders never interleave
-    // inside it on a local file system.
-    const ssize_t n = ::write(fd, line.data(), line.size());
-    const int err = errno;
-    ::close(fd);
-    if (n != static_cast<ssize_t>(line.size()))
-      throw Error(fmt::format("{}: short write: {}", file_.string(), std::strerror(err)));
+    LockedDb db(file_);
+    db.repair_tail();
+    db.append_line(to_json(r).dump() + "\n");
   }
   records_[record_key(r.shape, r.params)] = std::move(r);
+}
+
+std::optional<std::string> TuningDb::repair_interrupted_append(const fs::path& file) {
+  if (file.empty() || !fs::exists(file)) return std::nullopt;
+  return LockedDb(file).repair_tail();
 }
 
 }  // namespace ako::search

@@ -3,8 +3,10 @@
 // Records are only comparable under the same context (task, kernel source hash, device,
 // driver, NVRTC, arch, L2 mode, dtypes); records of any other context are kept in the file
 // but ignored, so a changed solution source invalidates its old measurements without
-// deleting anything. Appends are one write(2) of one line on an O_APPEND descriptor, so an
-// interrupted run leaves at most one torn last line, which loading skips.
+// deleting anything. Appends are one write(2) of one line on an O_APPEND descriptor under an
+// exclusive flock(2), so concurrent `ako tune` runs sharing the file never interleave or lose a
+// line; a writer killed inside its write(2) leaves at most one torn last line, which loading
+// skips and the next append (or repair_interrupted_append) cuts off before writing.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -85,9 +87,14 @@ class TuningDb {
 
   const DbContext& context() const { return context_; }
   const DbRecord* find(const std::string& shape, const Params& params) const;
-  // Appends to the file (one line, one write) and to memory. A record for a key already
-  // present replaces it in memory only (the file keeps history; loading keeps the last).
+  // Appends to the file (one line, one write, under the file's lock) and to memory. A record
+  // for a key already present replaces it in memory only (the file keeps history; loading
+  // keeps the last). Throws ako::Error when the line cannot be written whole (nothing of it
+  // stays in the file).
   void append(DbRecord r);
+  // Completes or cuts off a last line without its newline (a writer killed mid-write); says
+  // what it did, nullopt when there was nothing to do (or no file).
+  static std::optional<std::string> repair_interrupted_append(const std::filesystem::path& file);
   std::vector<const DbRecord*> records_for_shape(const std::string& shape) const;
   size_t size() const { return records_.size(); }
 

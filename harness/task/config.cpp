@@ -36,7 +36,7 @@ std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::file
   Field classes = top["classes"];
   classes.require_array();
   for (const Field& c : classes.elements()) {
-    c.only_keys({"name", "when", "params", "tuned_on"});
+    c.only_keys({"name", "when", "params", "tuned_on", "partial"});
     ConfigClass cls;
     cls.name = c["name"].non_empty_string();
     for (const auto& other : out)

@@ -3,7 +3,7 @@
 // the mean, then the biased variance around it (two passes, not E[x^2] - E[x]^2), then
 // (x - mean) * rsqrt(var + eps) [* w + b] rounded once to T; so the two agree to within an ulp.
 //
-//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS>
+//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET>
 //   grid = ceil_div(rows, ROWS_PER_BLOCK), block = BLOCK, no dynamic shared memory.
 //
 // Layout of the work: a block holds ROWS_PER_BLOCK rows; each row gets TPR = BLOCK /
@@ -256,12 +256,13 @@ __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS]
 }
 
 // Row in registers: every chunk of the row is one of this thread's CHUNKS chunks (VEC and
-// CHUNKS here are the kernel's access-level AV and AC). x bypasses L1: it is read once.
-template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS>
+// CHUNKS here are the kernel's access-level AV and AC). X_L1 = false: x bypasses L1 (it is read
+// once); true: x is read through L1 like weight and bias (the tuner picks, ITERATIONS.md).
+template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1>
 __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* weight, const T* bias, bool row_ok,
                                            int lane, int n_chunks, float inv_cols, float eps) {
   float xs[CHUNKS][VEC];
-  load_part<T, VEC, TPR, CHUNKS, false>(xs, x_row, lane, n_chunks, row_ok);
+  load_part<T, VEC, TPR, CHUNKS, X_L1>(xs, x_row, lane, n_chunks, row_ok);
   float sum = 0.f;
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k)
@@ -338,9 +339,13 @@ __host__ __device__ constexpr int min_blocks(int block, int values, int access_c
 // bias loads of several chunks in flight (a granule above the no-affine form), and at BLOCK >=
 // 512 fitted 2048 threads and spilled the row. The budget depends on the values a thread holds
 // and the form, not on T: fp32 gets the occupancy of bf16.
-template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS>
+// X_L1 (0 / 1): x loaded without / with an L1 allocation; BUDGET (1 / 0): the register budget of
+// min_blocks, or ptxas's own choice. Iteration 1 set both for every layout and lost 4-7% on
+// the no-affine form at 3072 and 5120 columns (ITERATIONS.md, layernorm): tunable, so the H200
+// file says per width which one streams faster.
+template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS, int X_L1 = 0, int BUDGET = 1>
 __global__ void __launch_bounds__(
-    BLOCK, layernorm_detail::min_blocks(BLOCK, VEC * CHUNKS, CHUNKS * VEC / layernorm_detail::access_elems<T>(VEC), AFFINE))
+    BLOCK, BUDGET ? layernorm_detail::min_blocks(BLOCK, VEC * CHUNKS, CHUNKS * VEC / layernorm_detail::access_elems<T>(VEC), AFFINE) : 1)
 layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                  const T* __restrict__ bias, int rows, int cols, float eps) {
   using namespace layernorm_detail;
@@ -366,7 +371,7 @@ layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restri
   // The same branch for the whole grid (it depends on cols only), so the barriers inside
   // are reached by every thread of a block.
   if (n_chunks <= AC * TPR)
-    cached_row<T, AFFINE, BLOCK, AV, TPR, AC>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
+    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
   else
     streamed_row<T, AFFINE, BLOCK, AV, TPR, AC>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
 }

@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <initializer_list>
+#include <stdexcept>
+#include <stdlib.h>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 
 namespace ako::testsupport {
@@ -35,14 +38,32 @@ inline Ran run_ako(const std::string& args, const std::filesystem::path& cwd) {
 
 inline bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
-// A throw-away workspace under the temp folder: a fresh copy of these repository folders
-// (default: the rmsnorm task, its input and its solution).
+// Folders removed when the test process ends.
+class RemovedAtExit {
+ public:
+  static void add(const std::filesystem::path& p) {
+    static RemovedAtExit all;
+    all.paths_.push_back(p);
+  }
+  ~RemovedAtExit() {
+    std::error_code ec;
+    for (const auto& p : paths_) std::filesystem::remove_all(p, ec);
+  }
+
+ private:
+  std::vector<std::filesystem::path> paths_;
+};
+
+// A throw-away workspace of its own under the temp folder (unique: suites run concurrently), a
+// fresh copy of these repository folders (default: the rmsnorm task, its input and its solution).
 inline std::filesystem::path copy_workspace(const std::string& name,
                                             std::initializer_list<const char*> dirs = {"tasks/rmsnorm", "input/rmsnorm",
                                                                                         "solution/rmsnorm"}) {
   namespace fs = std::filesystem;
-  const fs::path ws = fs::temp_directory_path() / ("ako-cli-ws-" + name);
-  fs::remove_all(ws);
+  std::string tmpl = (fs::temp_directory_path() / ("ako-cli-ws-" + name + "-XXXXXX")).string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp " + tmpl + " failed");
+  const fs::path ws = tmpl;
+  RemovedAtExit::add(ws);
   for (const char* d : dirs) {
     fs::create_directories(ws / d);
     fs::copy(fs::path(AKO_SOURCE_DIR) / d, ws / d, fs::copy_options::recursive);

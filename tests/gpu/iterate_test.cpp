@@ -1,6 +1,8 @@
 // `ako iterate --ncu` on a real GPU: in a throw-away git workspace (bare upstream + clone of
 // the rmsnorm task), a baseline and two iterations, each run in full on one shape and profiled
-// with Nsight Compute; then the log, the trajectory (with the .ncu-rep) and the commits.
+// with Nsight Compute; then the log, the trajectory (with the .ncu-rep), the commits, and the
+// report drawn from them (ako report).
+#include <cstdlib>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -118,6 +120,7 @@ TEST_F(IterateGpu, BaselineAndTwoProfiledIterationsOnRmsnorm) {
     EXPECT_GT(ncu["dram_throughput_pct"].get<double>(), 10) << ncu.dump(2);
     EXPECT_GT(ncu["registers_per_thread"].get<int>(), 0) << ncu.dump(2);
     EXPECT_FALSE(ncu["dominant_stall"].get<std::string>().empty()) << ncu.dump(2);
+    EXPECT_EQ(ncu.value("case", "").rfind("flux1-single bf16", 0), 0u) << "which case was profiled\n" << ncu.dump(2);
     EXPECT_TRUE(summary["iterations"][i]["profiled"].get<bool>());
   }
 
@@ -129,6 +132,22 @@ TEST_F(IterateGpu, BaselineAndTwoProfiledIterationsOnRmsnorm) {
   for (const char* want : {"task: rmsnorm\n", "iter: 2\n", "gpu: NVIDIA", "correctness: correct\n", "ncu: flux1-single bf16"})
     EXPECT_TRUE(has(body, want)) << want << "\n" << body;
   EXPECT_EQ(git(work, "status --porcelain --untracked-files=all"), "") << "everything recorded is committed";
+
+  // `ako report` over this trajectory: the ncu pair measured here, before (iteration 0) and
+  // after (the best). With AKO_REPORT_OUT set, the report is copied there to be kept.
+  const Sh rep = sh("cd '" + work.string() + "' && '" + ako_binary().string() + "' report rmsnorm --out report");
+  ASSERT_EQ(rep.status, 0) << rep.out;
+  const std::string md = read_file(work / "report/report.md");
+  for (const char* want : {"## ncu: before / after", "| case | flux1-single bf16", "| DRAM throughput (% of peak) | ",
+                           "## Iterations", " | as mirrored | baseline | "})
+    EXPECT_TRUE(has(md, want)) << want << "\n" << md;
+  EXPECT_FALSE(has(md, "| DRAM throughput (% of peak) | - |")) << "a measured DRAM % before\n" << md;
+  EXPECT_TRUE(has(read_file(work / "report/report.html"), R"(data-plot="history-case")"));
+  if (const char* keep = std::getenv("AKO_REPORT_OUT"); keep && *keep) {
+    fs::create_directories(keep);
+    fs::copy(work / "report", keep, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    fs::copy(work / "trajectory", fs::path(keep) / "trajectory", fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  }
 }
 
 // The same loop on a format-v2 task (tests/tasks/qk_view: strided views, in place, an integer

@@ -65,6 +65,10 @@ TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
     fs::create_directories(ws / d);
     fs::copy(workspace() / d, ws / d, fs::copy_options::recursive);
   }
+  // default.json's width classes, whatever a device's tuned file holds (a tune per shape makes
+  // the odd widths take the nearest tuned shape's class instead).
+  for (const auto& f : fs::directory_iterator(ws / "solution/layernorm/configs"))
+    if (f.path().filename().string().starts_with("device_name=")) fs::remove(f.path());
   auto doc = read_json(ws / "tasks/layernorm/task.json");
   doc["shapes"] = nlohmann::json::array();
   const std::vector<std::tuple<const char*, int, int, const char*>> shapes = {

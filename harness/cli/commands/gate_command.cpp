@@ -77,6 +77,7 @@ gate::TaskOutcome gate_task(const GateCommandOptions& opt, const fs::path& root,
   // Fixed on purpose: the gate always times cold L2 with CUPTI, as the baseline was.
   pipeline::RunOutcome run = pipeline::execute_run(ro, progress);
   progress.clear();
+  for (const auto& n : run.cache_notes) fmt::print(stderr, "{}\n", n);  // an unwritable or damaged cache
   for (const auto& e : run.compile_errors) fmt::print(stderr, "{}\n", e);
 
   gate::TaskOutcome o;

@@ -15,6 +15,7 @@
 #include "exec/client/gpu_probe.hpp"
 #include "git/commit.hpp"
 #include "git/iteration_hygiene.hpp"
+#include "git/write_guard.hpp"
 #include "iterate/assess.hpp"
 #include "iterate/commit_message.hpp"
 #include "iterate/entry_text.hpp"
@@ -411,7 +412,9 @@ git::CommitMade record(const fs::path& root, const State& s, const Judged& j, co
   files.summary_json = to_json(next).dump(2) + "\n";
   files.result_json = to_json(j.now).dump(2) + "\n";
   if (j.prof.ok) {
-    files.ncu_json = profile::to_json(j.prof.summary).dump(2) + "\n";
+    nlohmann::json ncu = profile::to_json(j.prof.summary);
+    ncu["case"] = j.prof.case_label;  // which case was profiled: ako report's before/after table says so
+    files.ncu_json = ncu.dump(2) + "\n";
     files.extra = {j.prof.report, j.prof.csv};
   }
   return record_iteration(root, files);
@@ -429,6 +432,10 @@ int iterate_command(const IterateOptions& opt) {
   const std::optional<RunResult> recorded = check_before_starting(opt, root, task);
   Progress progress(stderr, opt.progress.value_or(is_terminal(stderr)));
 
+  // From here on ako may write to the repository; a kill at any point leaves what the next
+  // call repairs: git's lock files (the guard), then the iteration itself (the journal).
+  const git::WriteGuard guard(root);
+  for (const auto& line : guard.repaired()) fmt::print(stderr, "{}: {}\n", c.cmd, line);
   // An earlier run that was interrupted is finished or undone, whichever its commit says.
   for (const auto& line : recover_interrupted(root, task)) fmt::print(stderr, "{}: {}\n", c.cmd, line);
 

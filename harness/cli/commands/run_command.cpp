@@ -21,6 +21,11 @@ void print_compile_errors(const pipeline::BuiltKernels& built) {
   for (const auto& e : built.errors) fmt::print(stderr, "{}\n", e);
 }
 
+// What the compile said about the kernel cache (not writable, a damaged entry rebuilt).
+void print_cache_notes(const std::vector<std::string>& notes) {
+  for (const auto& n : notes) fmt::print(stderr, "{}\n", n);
+}
+
 // The static checks' findings, one per line, then "STATIC_CHECK: ..." (stdout: it is a verdict).
 std::string format_static_findings(const std::vector<StaticFinding>& findings) {
   std::string s;
@@ -55,6 +60,7 @@ int compile_command(const RunOptions& opt) {
              built.compiled + built.cache_hits + static_cast<int>(built.errors.size()), built.compiled,
              built.cache_hits, s);
   fmt::print("config: {}\n", p.config.message);
+  print_cache_notes(built.cache_notes);
   print_compile_errors(built);
   // A baseline is never the run's verdict: its absence or compile error is said, not fatal.
   std::vector<CaseResult> skeletons;
@@ -83,6 +89,10 @@ int run_command(const RunOptions& opt) {
 
   const pipeline::RunOutcome o = pipeline::execute_run(opt, progress);
   const RunResult& result = o.result;
+  if (!o.cache_notes.empty()) {
+    progress.clear();
+    print_cache_notes(o.cache_notes);
+  }
   if (o.stage == pipeline::RunStage::compile_failed) {
     progress.clear();
     for (const auto& e : o.compile_errors) fmt::print(stderr, "{}\n", e);

@@ -184,6 +184,8 @@ pipeline::GpuEvaluatorOptions gpu_options(const TuneCommandOptions& opt, const t
   go.build.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
   go.build.compile.use_cache = !opt.no_cache;
   go.build.compile.jobs = opt.jobs;
+  go.build.compile.timeout_s = opt.compile_timeout_s;
+  go.build.compile.memory_bytes = opt.compile_memory;
   go.build.root = spec.root;
   go.build.allow = *ctx.allow;
   return go;
@@ -302,6 +304,9 @@ int tune_command(const TuneCommandOptions& opt) {
   fmt::print("config: {}\n", config.message);
   const fs::path config_out = device_config_path(spec, m.ctx.device);
 
+  // A run killed inside a write may have left a torn last line: cut off (or completed) before
+  // loading, and said.
+  if (const auto repaired = search::TuningDb::repair_interrupted_append(m.db_file)) fmt::print("{}\n", *repaired);
   search::TuningDb db(m.db_file, m.ctx);
   print_database(m.db_file, db);
   fmt::print("strategy {} (seed {}), budget {} per class, batches of {}{}\n\n", opt.strategy, opt.seed,
@@ -318,10 +323,13 @@ int tune_command(const TuneCommandOptions& opt) {
 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("\n");
+  if (m.gpu)
+    for (const auto& note : m.gpu->cache_notes()) fmt::print(stderr, "{}\n", note);
   if (m.gpu) print_pipeline(o.pipeline);
   const auto [tuned, with_shapes] = print_tune_line(o, m, wall);
   if (o.stopped)
-    fmt::print("STOPPED: the time budget ({}) ran out; the incomplete classes keep their params in a written config. "
+    fmt::print("STOPPED: the time budget ({}) ran out; in a written config an incomplete class keeps its params unless "
+               "its winner so far measured more than 1% faster than them (either way marked \"partial\" where its params were measured). "
                "Run the same command again to resume from {}\n",
                search::format_duration(time_budget.value_or(0)), m.db_file.empty() ? "(no database)" : m.db_file.string());
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/format/style.hpp"
+#include "jit/compiler.hpp"
 
 namespace ako::cli {
 
@@ -39,6 +40,8 @@ struct TuneCommandOptions {
   int jobs = 0;
   bool no_cache = false;
   std::filesystem::path cache_dir;
+  double compile_timeout_s = jit::kDefaultCompileTimeoutS;              // per variant; 0: none
+  unsigned long long compile_memory = jit::kDefaultCompileMemoryBytes;  // per variant; 0: none
   std::optional<bool> progress;
 };
 

@@ -3,7 +3,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "exec/client/child_groups.hpp"
 
 extern char** environ;
 
@@ -44,19 +46,39 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
   return out;
 }
 
-// posix_spawn attributes and file actions, released on every path.
-struct SpawnSetup {
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_t actions;
-  SpawnSetup() {
-    posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_init(&actions);
+// The child's side of spawn(), between fork and exec: only async-signal-safe calls (the parent
+// may have other threads, whose locks the child inherits held). Never returns; a failure is
+// reported to the parent as an errno on `report_fd` (close-on-exec: exec success closes it).
+[[noreturn]] void become_child(pid_t parent, const char* exe, char* const* argv, char* const* envp,
+                               const char* stderr_log, int stdout_fd, int report_fd) {
+  // Default dispositions (exec keeps ignored ones, and ako's own handlers must not run here).
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, &dfl, nullptr);
+  setpgid(0, 0);   // a new group led by the child
+  // Dies with ako, even of SIGKILL; inherited through exec. The parent may have died before
+  // this call (then no signal would come): that is checked right after.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+  int err = 0;
+  // Close-on-exec everywhere but on 0, 1 and 2, so the program gets exactly those three.
+  const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const int log = open(stderr_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (devnull < 0 || log < 0) err = errno;
+  if (!err && (dup2(devnull, 0) < 0 || dup2(stdout_fd, 1) < 0 || dup2(log, 2) < 0)) err = errno;
+  for (int fd = 0; !err && fd <= 2; ++fd)
+    if (fcntl(fd, F_SETFD, 0) < 0) err = errno;   // dup2 onto itself would keep the flag
+  if (!err) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    execve(exe, argv, envp);
+    err = errno;
   }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-};
+  (void)!write(report_fd, &err, sizeof err);
+  _exit(127);
+}
 
 ExitStatus decode(int wait_status) {
   ExitStatus s;
@@ -88,28 +110,49 @@ ChildProcess ChildProcess::spawn(const std::vector<std::string>& argv,
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw Error(fmt::format("pipe2: {}", strerror(errno)));
   const int read_end = pipe_fds[0], write_end = pipe_fds[1];
 
-  SpawnSetup setup;
-  posix_spawnattr_setpgroup(&setup.attr, 0);   // a new group led by the child
-  sigset_t defaults, empty;
-  sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD}) sigaddset(&defaults, sig);
-  sigemptyset(&empty);
-  posix_spawnattr_setsigdefault(&setup.attr, &defaults);
-  posix_spawnattr_setsigmask(&setup.attr, &empty);
-  posix_spawnattr_setflags(&setup.attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&setup.actions, write_end, 1);
-  posix_spawn_file_actions_addopen(&setup.actions, 2, stderr_log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    const int err = errno;
+    close(read_end);
+    close(write_end);
+    throw Error(fmt::format("pipe2: {}", strerror(err)));
+  }
 
+  // Everything the child needs is made before fork: it may not allocate.
   std::vector<std::string> args = argv;
   std::vector<std::string> env = merged_environment(env_overrides);
   std::vector<char*> c_args = c_strings(args), c_env = c_strings(env);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, args[0].c_str(), &setup.actions, &setup.attr, c_args.data(), c_env.data());
+  const std::string log = stderr_log.string();
+  const pid_t parent = getpid();
+
+  // Signals stay blocked across fork so that none runs a handler of ako's in the child.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  const pid_t pid = fork();
+  if (pid == 0) become_child(parent, args[0].c_str(), c_args.data(), c_env.data(), log.c_str(), write_end, report[1]);
+  const int fork_errno = errno;
+  track_child_group(pid);   // before a pending SIGINT/SIGTERM can run the handler that kills it
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
   close(write_end);
-  if (rc != 0) {
+  close(report[1]);
+  if (pid < 0) {
+    close(report[0]);
     close(read_end);
-    throw Error(fmt::format("cannot start {}: {} (stderr log {})", argv[0], strerror(rc), stderr_log.string()));
+    throw Error(fmt::format("cannot start {}: fork: {}", argv[0], strerror(fork_errno)));
+  }
+
+  // End of file: exec succeeded (the report pipe closed on exec); an int: why it did not.
+  int child_errno = 0;
+  ssize_t got;
+  while ((got = read(report[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {}
+  close(report[0]);
+  if (got > 0) {
+    untrack_child_group(pid);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    close(read_end);
+    throw Error(fmt::format("cannot start {}: {} (stderr log {})", argv[0], strerror(child_errno), log));
   }
   return ChildProcess(pid, read_end);
 }
@@ -125,6 +168,7 @@ ChildProcess::ChildProcess(ChildProcess&& other) noexcept
 ChildProcess::~ChildProcess() {
   if (pid_ > 0 && !reaped_) {
     kill_group();
+    untrack_child_group(pid_);
     int status = 0;
     while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {}
   }
@@ -187,6 +231,7 @@ ExitStatus ChildProcess::wait(Clock::time_point deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   kill_group();   // leftovers of a finished worker, or the worker itself past its deadline
+  untrack_child_group(pid_);   // before the reap frees its id for reuse
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0) {
     if (errno != EINTR) {   // ECHILD: reaped elsewhere (SIGCHLD ignored); status unknown

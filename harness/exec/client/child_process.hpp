@@ -3,6 +3,11 @@
 // anything it started die together with one kill), stdin from /dev/null, stdout on a pipe
 // that the owner reads line by line with a deadline, stderr appended to a log file.
 // The destructor kills the group and reaps, so no path leaves a zombie or a stray worker.
+// When ako itself dies: the child has PR_SET_PDEATHSIG = SIGKILL (so even a SIGKILLed ako
+// leaves no child running), and its group is tracked for ako's SIGINT/SIGTERM/SIGHUP handler
+// (exec/client/child_groups.hpp), which kills the whole group. PR_SET_PDEATHSIG fires when the
+// *thread* that spawned the child ends: spawn from a thread that outlives the child (ako
+// spawns from its main thread).
 #include <sys/types.h>
 
 #include <chrono>

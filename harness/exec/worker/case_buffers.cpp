@@ -56,6 +56,10 @@ CaseBuffers::Set CaseBuffers::make_set(const CaseJob& job, const std::vector<Are
       set.solution_guards.push_back({name, true, before});
       set.solution_guards.push_back({name, false, after});
     }
+    if (en.copy == Copy::shared || en.copy == Copy::reference) {
+      set.reference_guards.push_back({name, true, before});
+      set.reference_guards.push_back({name, false, after});
+    }
     set.all_guards.push_back({name, true, before});
     set.all_guards.push_back({name, false, after});
   }

@@ -4,7 +4,8 @@
 // `inout` storage, and a pristine copy of each `inout` storage (the set's fresh contents). All
 // of a set lives in one allocation with guard bands around each copy
 // (exec/protocol/guard_layout.hpp): the kernels get 256-byte aligned interior pointers, the
-// guards are filled with their pattern at construction and checked after solution launches.
+// guards are filled with their pattern at construction and checked after every launch of the
+// solution or the reference in validation.
 // Views are not allocated: a view's address is its storage's plus the view's offset. Set 0 is
 // validated; timing rotates through all sets (fresh inputs per sample). Freed with the object.
 #include <cuda.h>
@@ -56,6 +57,8 @@ class CaseBuffers {
   const std::vector<CUdeviceptr>& pristine(int s = 0) const { return sets_.at(s).pristine; }
   // Guards of everything the solution gets in set `s` (in storages, its out / inout copies).
   const std::vector<Guard>& solution_guards(int s) const { return sets_.at(s).solution_guards; }
+  // Guards of everything the reference gets in set `s` (in storages, its out / inout copies).
+  const std::vector<Guard>& reference_guards(int s) const { return sets_.at(s).reference_guards; }
   // Guards of every copy in set `s` (in storages, both sides' out / inout copies, the pristine
   // copies): what the timed kernels write into, each side's copies in turn.
   const std::vector<Guard>& all_guards(int s) const { return sets_.at(s).all_guards; }
@@ -67,7 +70,7 @@ class CaseBuffers {
   struct Set {
     cuda::DeviceBuffer arena;
     std::vector<CUdeviceptr> reference_args, solution_args, pristine;
-    std::vector<Guard> solution_guards, all_guards;
+    std::vector<Guard> solution_guards, reference_guards, all_guards;
   };
   Set make_set(const CaseJob& job, const std::vector<ArenaEntry>& entries, const ArenaLayout& layout, int s,
                int sets, verify::SupportKernels& support, CUstream stream) const;

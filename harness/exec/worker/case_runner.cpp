@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "cuda/fault.hpp"
+#include "exec/protocol/reference_blame.hpp"
 #include "exec/protocol/verdict_reasons.hpp"
 #include "exec/worker/bound_launch.hpp"
 #include "exec/worker/case_buffers.hpp"
@@ -40,9 +41,11 @@ std::string fault_words(const std::string& fault) {
 CaseRunner::CaseRunner(const CudaSession& cuda, ModuleCache& modules, verify::SupportKernels& support,
                        measure::Timer* timer, const RunnerSettings& settings, const EventWriter& events)
     : cuda_(cuda), modules_(modules), support_(support), timer_(timer), settings_(settings), events_(events),
-      watchdog_([this](const std::string& what, double limit_s) { on_launch_timeout(what, limit_s); }) {}
+      watchdog_([this](const std::string& what, double limit_s, const std::string& role) {
+        on_launch_timeout(what, limit_s, role);
+      }) {}
 
-void CaseRunner::on_launch_timeout(const std::string& what, double limit_s) {
+void CaseRunner::on_launch_timeout(const std::string& what, double limit_s, const std::string& role) {
   CaseResult r;
   if (current_) {
     r.index = current_->index;
@@ -54,6 +57,7 @@ void CaseRunner::on_launch_timeout(const std::string& what, double limit_s) {
   r.verdict = Verdict::failed;
   r.fault = "timeout";
   r.reason = fmt::format("timeout: no progress for {:g} s in {}", limit_s, what);
+  if (current_ && charged_to_reference(current_->kind, role)) blame_reference(r, r.fault, r.reason);
   events_.result(r);
   // The kernel cannot be stopped from here; ending the process destroys its context.
   std::_Exit(kExitStickyFault);
@@ -67,6 +71,12 @@ CaseOutcome CaseRunner::run(const CaseJob& job) {
   std::string stage = "setup";
   try {
     out.result = run_unguarded(job, stage);
+  } catch (const KernelFault& f) {
+    out.result.verdict = Verdict::failed;
+    out.result.fault = f.fault;
+    out.result.reason = fault_words(f.fault) + ", in " + stage + ": " + f.what();
+    if (charged_to_reference(job.kind, f.role)) blame_reference(out.result, f.fault, out.result.reason);
+    out.sticky = f.sticky;
   } catch (const cuda::CudaFault& f) {
     out.result.verdict = Verdict::failed;
     out.result.fault = f.fault;
@@ -122,21 +132,28 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
   std::optional<BoundLaunch> solution;
   if (with_solution) solution.emplace(sol_fn, *job.solution, buffers.args(Side::solution, 0), "solution");
 
-  // The watchdog's limit for one launch of `role`, in words for its report.
+  // The watchdog's limit for one launch of `role`, in words for its report. Each launch here is
+  // synchronised before the next, so a hang is that launch's (role).
   auto arm = [&](const std::string& role) {
     const std::optional<double> ref = role == "solution" ? reference_s_ : std::nullopt;
     watchdog_.arm(launch_limit_s(settings_.launch_limit, ref),
                   fmt::format("the {}'s launch ({}; per-launch limit {})", role, stage,
-                              describe_launch_limit(settings_.launch_limit, ref)));
+                              describe_launch_limit(settings_.launch_limit, ref)),
+                  role);
   };
   const ValidationContext ctx{cuda_.stream(), support_, &stage, arm, [&] { watchdog_.disarm(); }, &reference_s_};
 
   events_.phase(job.index, "validate");
   if (reference_check) {
-    const verify::ErrorAccumulator acc = validate_reference_against_oracle(job, buffers, reference, oracle_fn, ctx);
-    r.error = acc.stats();
-    r.reason = acc.failure_reason("reference kernel", "fp64 oracle");
+    const ValidationOutcome v = validate_reference_against_oracle(job, buffers, reference, oracle_fn, ctx);
+    r.error = v.acc.stats();
+    r.reason = v.acc.failure_reason("reference kernel", "fp64 oracle");
     r.verdict = r.reason.empty() ? Verdict::correct : Verdict::incorrect;
+    if (v.finding) {
+      r.verdict = v.finding->verdict;
+      r.fault = v.finding->fault;
+      r.reason = v.finding->reason;
+    }
     return r;
   }
   ValidationOutcome v =

@@ -85,8 +85,9 @@ class CaseRunner {
   // decides r.
   void check_after_timing(const CaseBuffers& buffers, const ValidationContext& ctx, const TimedRecheck& recheck,
                           CaseResult& r);
-  // The watchdog fired: report the running case as timed out and end the process.
-  [[noreturn]] void on_launch_timeout(const std::string& what, double limit_s);
+  // The watchdog fired: report the running case as timed out (skipped, the reference's fault,
+  // when `role` is the reference's in a compare case) and end the process.
+  [[noreturn]] void on_launch_timeout(const std::string& what, double limit_s, const std::string& role);
 
   const CudaSession& cuda_;
   ModuleCache& modules_;

@@ -29,6 +29,7 @@ std::optional<Finding> check_determinism(const CaseJob& job, const CaseBuffers& 
   keep_first_run(job, buffers, ctx);
   prepare_launch(job, buffers, Side::reference, 0, ctx.support, ctx.stream);
   run_kernel(reference, ctx);
+  if (auto oob = check_reference_writes(job, buffers, 0, ctx)) return oob;
   prepare_launch(job, buffers, Side::solution, 0, ctx.support, ctx.stream);
   ctx.support.scribble_shared(kScribbleSecond, ctx.stream);
   run_kernel(solution, ctx);

@@ -14,7 +14,7 @@ LaunchWatchdog::~LaunchWatchdog() {
   thread_.join();
 }
 
-void LaunchWatchdog::arm(double limit_s, const std::string& what) {
+void LaunchWatchdog::arm(double limit_s, const std::string& what, const std::string& role) {
   bool wake;
   {
     std::lock_guard lock(mutex_);
@@ -24,6 +24,7 @@ void LaunchWatchdog::arm(double limit_s, const std::string& what) {
     deadline_ = deadline;
     limit_s_ = limit_s;
     if (what != what_) what_ = what;
+    if (role != role_) role_ = role;
   }
   // Only a fresh or earlier deadline needs the thread awake; a later one is found when the old one passes.
   if (wake) wake_.notify_all();
@@ -44,7 +45,7 @@ void LaunchWatchdog::supervise() {
     const Clock::time_point deadline = deadline_;
     wake_.wait_until(lock, deadline);
     if (stop_ || !armed_ || Clock::now() < deadline_) continue;   // disarmed or re-armed meanwhile
-    on_expiry_(what_, limit_s_);   // reports and exits; the lock stays held
+    on_expiry_(what_, limit_s_, role_);   // reports and exits; the lock stays held
     armed_ = false;                // only if on_expiry returned (tests)
   }
 }

@@ -16,8 +16,10 @@ namespace ako::exec {
 
 class LaunchWatchdog {
  public:
-  // what: the launch in words (stage and limit), limit_s: the limit that passed.
-  using OnExpiry = std::function<void(const std::string& what, double limit_s)>;
+  // what: the launch in words (stage and limit), limit_s: the limit that passed, role: whose
+  // launch it was when the arming launch is synchronised alone ("reference", "solution", ...),
+  // empty when unknown (timing queues launches of several kernels).
+  using OnExpiry = std::function<void(const std::string& what, double limit_s, const std::string& role)>;
 
   explicit LaunchWatchdog(OnExpiry on_expiry);
   ~LaunchWatchdog();
@@ -25,7 +27,7 @@ class LaunchWatchdog {
   LaunchWatchdog& operator=(const LaunchWatchdog&) = delete;
 
   // (Re)starts the deadline: limit_s from now. Cheap enough to call before every timed launch.
-  void arm(double limit_s, const std::string& what);
+  void arm(double limit_s, const std::string& what, const std::string& role = "");
   void disarm();
 
  private:
@@ -38,7 +40,7 @@ class LaunchWatchdog {
   bool armed_ = false, stop_ = false;
   Clock::time_point deadline_;
   double limit_s_ = 0;
-  std::string what_;
+  std::string what_, role_;
   std::thread thread_;
 };
 

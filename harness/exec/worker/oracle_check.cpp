@@ -6,6 +6,7 @@
 #include "cuda/fault.hpp"
 #include "exec/protocol/element_walk.hpp"
 #include "exec/worker/case_inputs.hpp"
+#include "exec/worker/write_checks.hpp"
 #include "verify/gpu/host_compare.hpp"
 #include "verify/gpu/host_download.hpp"
 
@@ -107,10 +108,11 @@ void compare_with_oracle(const CaseJob& job, const CaseBuffers& buffers, const O
 
 }  // namespace
 
-verify::ErrorAccumulator validate_reference_against_oracle(const CaseJob& job, const CaseBuffers& buffers,
-                                                           const BoundLaunch& reference, CUfunction oracle,
-                                                           const ValidationContext& ctx) {
-  verify::ErrorAccumulator acc;
+ValidationOutcome validate_reference_against_oracle(const CaseJob& job, const CaseBuffers& buffers,
+                                                    const BoundLaunch& reference, CUfunction oracle,
+                                                    const ValidationContext& ctx) {
+  ValidationOutcome out;
+  verify::ErrorAccumulator& acc = out.acc;
   for (int t = 0; t < job.trials; ++t) {
     *ctx.stage = trial_stage(t, job.trials, "inputs");
     fill_inputs(job, buffers, 0, job.seed + t, ctx.support, ctx.stream);
@@ -118,6 +120,8 @@ verify::ErrorAccumulator validate_reference_against_oracle(const CaseJob& job, c
     prepare_launch(job, buffers, Side::reference, 0, ctx.support, ctx.stream);
     *ctx.stage = trial_stage(t, job.trials, "reference");
     run_kernel(reference, ctx);
+    *ctx.stage = trial_stage(t, job.trials, "the reference's guard bands and views");
+    if ((out.finding = check_reference_writes(job, buffers, 0, ctx))) return out;
     *ctx.stage = trial_stage(t, job.trials, "fp64 oracle");
     const OracleBuffers ob = oracle_buffers(job, buffers.plan(), std::move(snapshot), ctx.stream);
     const BoundLaunch launch(oracle, *job.oracle, ob.args, "oracle");
@@ -125,7 +129,7 @@ verify::ErrorAccumulator validate_reference_against_oracle(const CaseJob& job, c
     *ctx.stage = trial_stage(t, job.trials, "compare with the fp64 oracle");
     compare_with_oracle(job, buffers, ob, ctx.stream, acc);
   }
-  return acc;
+  return out;
 }
 
 }  // namespace ako::exec

@@ -16,8 +16,9 @@ namespace ako::exec {
 // (job.oracle's kernel) on a double copy of every floating storage (in / inout: the contents
 // the reference started from; out: NaN) and a copy of every integer storage; then every
 // compared unit of the reference against the oracle's on the host, with its buffer's tolerance
-// (integers exactly).
-verify::ErrorAccumulator validate_reference_against_oracle(const CaseJob& job, const CaseBuffers& buffers,
+// (integers exactly). The reference's guards and views are checked after each of its launches:
+// an out-of-bounds write is the finding (failed: this case judges the reference).
+ValidationOutcome validate_reference_against_oracle(const CaseJob& job, const CaseBuffers& buffers,
                                                            const BoundLaunch& reference, CUfunction oracle,
                                                            const ValidationContext& ctx);
 

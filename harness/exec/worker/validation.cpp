@@ -13,8 +13,12 @@ namespace ako::exec {
 double run_kernel(const BoundLaunch& k, const ValidationContext& ctx) {
   if (ctx.arm) ctx.arm(k.role());
   const auto t0 = std::chrono::steady_clock::now();
-  k.launch_checked(ctx.stream);
-  cuda::check(cuStreamSynchronize(ctx.stream), "cuStreamSynchronize(" + k.role() + ")");
+  try {
+    k.launch_checked(ctx.stream);
+    cuda::check(cuStreamSynchronize(ctx.stream), "cuStreamSynchronize(" + k.role() + ")");
+  } catch (const cuda::CudaFault& f) {
+    throw KernelFault(f, k.role());
+  }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (ctx.disarm) ctx.disarm();
   return s;
@@ -49,6 +53,8 @@ ValidationOutcome validate_against_reference(const CaseJob& job, const CaseBuffe
     *ctx.stage = trial_stage(t, job.trials, "reference");
     const double ref_s = run_kernel(reference, ctx);
     if (ctx.reference_s && !*ctx.reference_s) *ctx.reference_s = ref_s;
+    *ctx.stage = trial_stage(t, job.trials, "the reference's guard bands and views");
+    if ((out.finding = check_reference_writes(job, buffers, 0, ctx))) return out;
     *ctx.stage = trial_stage(t, job.trials, solution.role());
     ctx.support.scribble_shared(kScribbleFirst, ctx.stream);
     run_kernel(solution, ctx);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "cuda/fault.hpp"
 #include "exec/protocol/job.hpp"
 #include "exec/worker/bound_launch.hpp"
 #include "exec/worker/case_buffers.hpp"
@@ -28,8 +29,8 @@ struct ValidationContext {
   CUstream stream;
   verify::SupportKernels& support;
   std::string* stage;   // updated as validation proceeds, for fault messages
-  // Around every launch of a kernel under test (its role: "reference" / "solution"): the
-  // worker's per-launch watchdog. Either may be empty.
+  // Around every launch of a kernel under test (its role: "reference" / "solution" / ...): the
+  // worker's per-launch watchdog, which knows whose launch it watches. Either may be empty.
   std::function<void(const std::string& role)> arm;
   std::function<void()> disarm;
   std::optional<double>* reference_s = nullptr;   // set from the reference's first launch
@@ -44,7 +45,7 @@ struct Finding {
 
 struct ValidationOutcome {
   verify::ErrorAccumulator acc;
-  std::optional<Finding> finding;   // out-of-bounds write or nondeterminism
+  std::optional<Finding> finding;   // out-of-bounds write (the solution's or the reference's) or nondeterminism
 };
 
 // Solution (or a baseline, on the solution's buffers) against the reference kernel, both on the
@@ -55,8 +56,15 @@ ValidationOutcome validate_against_reference(const CaseJob& job, const CaseBuffe
                                              const BoundLaunch& reference, const BoundLaunch& solution,
                                              const ValidationContext& ctx, PrecisionCheck* precision = nullptr);
 
-// Launch, then wait, so a fault is charged to the kernel that caused it (armed with the
-// watchdog). Returns the wall time in seconds.
+// A fault that surfaced in run_kernel: in the launch or in the synchronisation right after it,
+// with every earlier launch already synchronised, so it is the fault of the kernel in `role`.
+struct KernelFault : cuda::CudaFault {
+  KernelFault(const cuda::CudaFault& f, std::string role) : cuda::CudaFault(f), role(std::move(role)) {}
+  std::string role;
+};
+
+// Launch, then wait, so a fault is charged to the kernel that caused it (thrown as a
+// KernelFault naming its role; armed with the watchdog). Returns the wall time in seconds.
 double run_kernel(const BoundLaunch& k, const ValidationContext& ctx);
 
 // Every compared unit of set `set`, the `got` side against the `want` side, each with its

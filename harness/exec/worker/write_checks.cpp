@@ -1,6 +1,7 @@
 #include "exec/worker/write_checks.hpp"
 
 #include "exec/protocol/guard_layout.hpp"
+#include "exec/protocol/reference_blame.hpp"
 
 namespace ako::exec {
 
@@ -51,6 +52,18 @@ std::optional<Finding> check_solution_writes(const CaseJob& job, const CaseBuffe
   const std::string outside = outside_damage(job, buffers, Side::solution, set, ctx, who);
   if (!outside.empty()) reason += (reason.empty() ? "" : "; ") + outside;
   return finding(reason);
+}
+
+std::optional<Finding> check_reference_writes(const CaseJob& job, const CaseBuffers& buffers, int set,
+                                             const ValidationContext& ctx) {
+  const std::string who = "the reference";
+  std::string reason = guard_damage(buffers.reference_guards(set), ctx, who);
+  const std::string outside = outside_damage(job, buffers, Side::reference, set, ctx, who);
+  if (!outside.empty()) reason += (reason.empty() ? "" : "; ") + outside;
+  if (reason.empty()) return std::nullopt;
+  const std::string what = "out-of-bounds write: " + reason;
+  if (!charged_to_reference(job.kind, "reference")) return Finding{Verdict::failed, "out_of_bounds_write", what};
+  return Finding{Verdict::skipped, reference_fault("out_of_bounds_write"), reference_blame_reason(what)};
 }
 
 std::optional<Finding> check_all_guards(const CaseBuffers& buffers, int set, const ValidationContext& ctx,

@@ -15,6 +15,7 @@
 #include "common/error.hpp"
 #include "exec/client/worker_device.hpp"
 #include "exec/protocol/device_report.hpp"
+#include "exec/protocol/reference_blame.hpp"
 
 namespace ako::exec {
 namespace {
@@ -474,6 +475,31 @@ TEST(MergeWorkerFields, CopiesOnlyTheWorkersFields) {
   EXPECT_EQ(mine.seed, 5u);
   EXPECT_TRUE(mine.solution_time.has_value());
   EXPECT_FALSE(mine.reference_time.has_value());
+}
+
+}  // namespace
+}  // namespace ako::exec
+
+namespace ako::exec {
+namespace {
+
+// A case the reference faulted on (the worker's report: skipped, reference_illegal_address, a
+// sticky fault, so the worker exits) stays the reference's in the run: skipped with that reason,
+// and the cases after it run in a fresh worker.
+TEST_F(WorkerClientTest, AReferenceFaultIsPassedOnAsTheReferencesAndTheRunGoesOn) {
+  CaseResult blamed;
+  blamed.index = 0;
+  blame_reference(blamed, "illegal_address", "illegal address, in validation trial 1/3, reference: ...");
+  const WorkerJob job = make_job({{0, "sticky"}, {1, "ok"}}, {{0, blamed}});
+  const WorkerRun run = run_worker(job, opt_);
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 2);
+  ASSERT_EQ(run.results.size(), 2u);
+  EXPECT_EQ(run.results[0].verdict, Verdict::skipped);
+  EXPECT_EQ(run.results[0].fault, "reference_illegal_address");
+  EXPECT_EQ(run.results[0].reason, blamed.reason);
+  EXPECT_TRUE(blamed_on_reference(run.results[0]));
+  expect_correct_from_worker(run.results[1], 1);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // compile(): NVRTC to cubin, lowered names, resources, errors and the disk cache.
 #include <gtest/gtest.h>
 
+#include "jit/include_scan.hpp"
 #include "jit/nvrtc_program.hpp"
 #include "jit_test_support.hpp"
 
@@ -77,7 +78,8 @@ TEST(Compile, ChangingAnIncludedLocalHeaderChangesTheKeyAndRecompiles) {
 }
 
 // NVRTC looks for the main file's quoted includes under <cwd>/<dir of the display name>
-// first; the key must follow it there.
+// first; the key must follow it there, and the folder must be one the program may include
+// from (else the header is refused before NVRTC reads it).
 TEST(Compile, KeyFollowsNvrtcToAHeaderNextToTheDisplayName) {
   TempDir tmp;
   const auto opt = cached_in(tmp.path());
@@ -86,11 +88,16 @@ TEST(Compile, KeyFollowsNvrtcToAHeaderNextToTheDisplayName) {
   fs::create_directories(tmp.path() / "kernels");
   write_text(tmp.path() / "kernels" / "scale_math.cuh",
              read_text(kernel_dir() / "scale_math.cuh") + "#warning shadow header used\n");
+  auto allowed = scale_request();
+  allowed.include_roots = {tmp.path()};
   fs::current_path(tmp.path());
-  std::string shadow_key, log;
+  std::string shadow_key, log, refused;
   try {
-    shadow_key = cache_key(scale_request(), opt);
-    log = compile(scale_request(), opt).log;
+    shadow_key = cache_key(allowed, opt);
+    log = compile(allowed, opt).log;
+    cache_key(scale_request(), opt);
+  } catch (const IncludeRefused& e) {
+    refused = e.what();
   } catch (...) {
     fs::current_path(old_cwd);
     throw;
@@ -98,6 +105,9 @@ TEST(Compile, KeyFollowsNvrtcToAHeaderNextToTheDisplayName) {
   fs::current_path(old_cwd);
   EXPECT_NE(shadow_key, usual_key);
   EXPECT_NE(log.find("shadow header used"), std::string::npos) << log;
+  EXPECT_NE(refused.find("kernels/scale.cuh:"), std::string::npos) << refused;
+  EXPECT_NE(refused.find(fs::weakly_canonical(tmp.path() / "kernels" / "scale_math.cuh").string()), std::string::npos)
+      << refused;
 }
 
 TEST(Compile, KeyCoversOptionsArchAndNameExpressions) {

@@ -7,12 +7,15 @@
 #include "cpu/ako_cli_support.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "cpu/search/search_fixture.hpp"
 #include "pipeline/run_plan.hpp"
 #include "pipeline/tune_evaluator.hpp"
 #include "pipeline/verdict.hpp"
+#include "exec/client/sanitizer.hpp"
+#include "exec/protocol/reference_blame.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
 
@@ -111,9 +114,11 @@ struct BothPaths {
   std::string label;
 };
 
+using Report = std::function<CaseResult(int index, double bytes)>;
+
 // The spilly fixture's N=4, TIMER=0 variant (no static finding) on its "large" shape: one fp32
-// case of 8.4 MB, timed by the worker in median_us.
-BothPaths settle_both_ways(double median_us) {
+// case of 8.4 MB, reported by the worker as `report` says.
+BothPaths settle_both_ways(const Report& report) {
   search::testing::ScratchDir dir("verdict");
   const task::TaskSpec spec = task::load_task(kFixture, "spilly");
   GpuEvaluatorOptions go;
@@ -121,7 +126,11 @@ BothPaths settle_both_ways(double median_us) {
   go.build.compile.cache_dir = dir.path() / "cache";
   go.build.compile.jobs = 2;
   go.build.root = spec.root;
-  go.run_worker = [median_us](const auto& job, const auto&, const auto&) { return fake_worker(job, median_us); };
+  go.run_worker = [&report](const auto& job, const auto&, const auto&) {
+    exec::WorkerRun run = fake_worker(job, 1.0);
+    for (auto& r : run.results) r = report(r.index, r.bytes);
+    return run;
+  };
   GpuEvaluator eval(spec, go);
   const task::ShapeSpec* large = nullptr;
   for (const auto& s : spec.shapes)
@@ -135,8 +144,13 @@ BothPaths settle_both_ways(double median_us) {
   const auto cases = task::expand_cases(spec, only_large, req.params, false);
   EXPECT_EQ(cases.size(), 1u);
   BothPaths out{records.at(0), case_result_skeleton(cases.at(0), 0), cases.at(0).label()};
-  settle_case(out.run, worker_report(0, cases.at(0).bytes, median_us), kCopyGbs);
+  settle_case(out.run, report(0, cases.at(0).bytes), kCopyGbs);
   return out;
+}
+
+// ... timed by the worker in median_us.
+BothPaths settle_both_ways(double median_us) {
+  return settle_both_ways([median_us](int index, double bytes) { return worker_report(index, bytes, median_us); });
 }
 
 TEST(OneVerdictPath, TuneRefusesAnImplausibleTimeAsRunDoes) {
@@ -160,6 +174,36 @@ TEST(OneVerdictPath, AnHonestTimePassesBoth) {
   EXPECT_EQ(b.tune.verdict, "correct") << b.tune.reason;
   EXPECT_TRUE(b.tune.correct());
   EXPECT_DOUBLE_EQ(b.tune.median_us, 5.0);
+}
+
+}  // namespace
+}  // namespace ako::pipeline
+
+namespace ako::pipeline {
+namespace {
+
+// Blame (exec/protocol/reference_blame.hpp): what the worker reports when the reference, not the
+// solution, faulted in validation reaches both paths as it was made: skipped, naming the reference.
+TEST(OneVerdictPath, ACaseTheReferenceFaultedOnIsSkippedNamingTheReferenceInBoth) {
+  const std::string what = "illegal address (out-of-bounds or wild pointer access), in validation trial 1/3, reference: "
+                           "cuStreamSynchronize(reference): CUDA_ERROR_ILLEGAL_ADDRESS";
+  const BothPaths b = settle_both_ways([&](int index, double bytes) {
+    CaseResult r;
+    r.index = index;
+    r.bytes = bytes;
+    exec::blame_reference(r, "illegal_address", what);
+    return r;
+  });
+  EXPECT_EQ(b.run.verdict, Verdict::skipped);
+  EXPECT_EQ(b.run.fault, "reference_illegal_address");
+  EXPECT_EQ(b.run.reason, "reference at fault: " + what + "; the solution was not judged on this case");
+  EXPECT_TRUE(exec::blamed_on_reference(b.run));
+  EXPECT_FALSE(exec::worth_sanitizing(b.run)) << "the solution did nothing to re-run under the sanitizer";
+  EXPECT_EQ(b.run.speedup, 0);
+
+  EXPECT_EQ(b.tune.verdict, "skipped");
+  EXPECT_EQ(b.tune.reason, b.label + ": " + b.run.reason);
+  EXPECT_FALSE(b.tune.correct()) << "a variant not judged never wins";
 }
 
 }  // namespace

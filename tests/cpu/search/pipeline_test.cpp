@@ -188,8 +188,20 @@ TEST(Pipeline, StopEndsCleanlyAndARerunResumes) {
   }
   EXPECT_EQ(asked, 3u * 8);
   EXPECT_EQ(partial.measured, 3u * 8);
-  // A written config keeps the incomplete classes' params and claims no tuning for them.
-  for (const auto& c : config_document(partial, "t")["classes"]) EXPECT_FALSE(c.contains("tuned_on")) << c.dump();
+  // A written config keeps the incomplete classes' params unless the winner so far beat them by
+  // more than 1% in this search; a class whose params were measured is marked partial and tuned.
+  const nlohmann::json doc = config_document(partial, "t");
+  for (size_t i = 0; i < partial.classes.size(); ++i) {
+    const ClassOutcome& co = partial.classes[i];
+    const nlohmann::json& c = doc["classes"][i];
+    const bool measured = co.winner && co.current_score.has_value();
+    const bool beat = measured && co.winner_score < *co.current_score * (1.0 - kPartialWinMargin);
+    EXPECT_EQ(c.contains("tuned_on"), measured) << c.dump();
+    EXPECT_EQ(c.contains("partial"), measured) << c.dump();
+    if (!beat) {
+      EXPECT_EQ(c["params"], nlohmann::json(co.cls.current)) << c.dump();
+    }
+  }
 
   ReplayEvaluator second(l.file, synthetic_context());
   TuningDb db(dbf, synthetic_context());

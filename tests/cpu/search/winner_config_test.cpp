@@ -136,3 +136,52 @@ TEST(Coverage, EachShapeReportsItsLossAgainstItsOwnBest) {
 
 }  // namespace
 }  // namespace ako::search
+
+namespace ako::search {
+namespace {
+
+// A class cut short by --time: what its written config says, from its winner and the score its
+// current params had in the same database.
+nlohmann::json written_class(bool complete, std::optional<double> current_score, double winner_score) {
+  TuneOutcome o;
+  ClassOutcome co;
+  co.cls.name = "shape-x";
+  co.cls.current = {{"BLOCK", 256}, {"VEC", 4}};
+  co.winner = Params{{"BLOCK", 128}, {"VEC", 8}};
+  co.winner_score = winner_score;
+  co.evaluations = 192;
+  co.complete = complete;
+  co.current_score = current_score;
+  o.classes.push_back(co);
+  return config_document(o, "t")["classes"][0];
+}
+
+TEST(Config, AnIncompleteClassTakesItsWinnerOnlyWhenItBeatTheKeptParamsBeyondNoise) {
+  // 4.8% faster than its params, both measured: written, marked partial.
+  nlohmann::json c = written_class(false, 100.0, 95.2);
+  EXPECT_EQ(c["params"]["BLOCK"], 128);
+  ASSERT_TRUE(c.contains("tuned_on"));
+  ASSERT_TRUE(c.contains("partial")) << c.dump();
+  EXPECT_EQ(c["partial"]["evaluated"], 192);
+  EXPECT_EQ(c["partial"]["kept"], false);
+  EXPECT_NEAR(c["partial"]["winner_faster_pct"].get<double>(), 4.8, 1e-9);
+  // Within 1%: noise, the params stay, checked against everything tried: tuned, kept.
+  c = written_class(false, 100.0, 99.5);
+  EXPECT_EQ(c["params"]["BLOCK"], 256);
+  EXPECT_TRUE(c.contains("tuned_on"));
+  ASSERT_TRUE(c.contains("partial"));
+  EXPECT_EQ(c["partial"]["kept"], true);
+  // Its params never measured: nothing to compare with, they stay, untuned.
+  c = written_class(false, std::nullopt, 50.0);
+  EXPECT_EQ(c["params"]["BLOCK"], 256);
+  EXPECT_FALSE(c.contains("tuned_on"));
+  EXPECT_FALSE(c.contains("partial"));
+  // A complete search writes its winner whatever, and is not partial.
+  c = written_class(true, 100.0, 99.9);
+  EXPECT_EQ(c["params"]["BLOCK"], 128);
+  EXPECT_TRUE(c.contains("tuned_on"));
+  EXPECT_FALSE(c.contains("partial"));
+}
+
+}  // namespace
+}  // namespace ako::search

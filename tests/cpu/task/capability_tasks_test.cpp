@@ -106,7 +106,8 @@ TEST(CapabilityTasks, EachOutputHasItsOwnTolerance) {
 }
 
 TEST(CapabilityTasks, EveryTaskCompilesForSm90a) {
-  for (const char* task : {"inplace_scale", "gather_rows", "modulate", "qk_view", "two_outputs", "wrong_reference"}) {
+  for (const char* task : {"inplace_scale", "gather_rows", "modulate", "qk_view", "two_outputs", "wrong_reference",
+                           "oob_reference", "faulting_reference"}) {
     const auto r = testsupport::run_ako(std::string("compile task ") + task + " --root '" + kRoot.string() +
                                             "' --arch sm_90a",
                                         kRoot);

@@ -1,0 +1,24 @@
+#pragma once
+// The cache directory's lock (<dir>/lock, flock): writers of entries hold it shared, the pruner
+// exclusive, so that pruning never interleaves with an entry being written. Readers take no
+// lock: every load checks the entry's sha256 (disk_cache.hpp).
+#include <filesystem>
+
+namespace ako::jit {
+
+class CacheLock {
+ public:
+  enum class Mode { shared, exclusive };
+  // Blocks until the lock is held. Where the lock file cannot be opened (a read-only cache)
+  // nothing is held: whatever then writes fails by itself and says so.
+  CacheLock(const std::filesystem::path& dir, Mode mode);
+  ~CacheLock();
+  CacheLock(const CacheLock&) = delete;
+  CacheLock& operator=(const CacheLock&) = delete;
+  bool held() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace ako::jit

@@ -1,0 +1,250 @@
+// A killed ako leaves nothing behind (README, "Trustworthy verdicts"): `ako tune` and `ako run`
+// stopped by SIGINT, SIGTERM or SIGKILL at random moments, 50 times each, on this machine
+// without a GPU. The real binary runs its real path (task, NVRTC through the kernel cache,
+// probe, worker job, worker, verdicts, files); only the GPU side is a stand-in: a libcuda.so.1
+// with the probe's calls and a worker that speaks the protocol (tests/support/fake_gpu/), which,
+// like a real worker inside a kernel, does not notice its parent dying. After every kill: no
+// process that ako started is left (worker included), every tuning-database line is a whole
+// record, the run's JSON is absent or whole, no temporary file is left; the next call resumes
+// (tune reuses what was recorded) and a last uninterrupted call completes.
+#include <gtest/gtest.h>
+
+#include "cpu/kill_support.hpp"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.hpp"
+#include "search/tuning_db.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using ako::testsupport::Ended;
+using ako::testsupport::KilledProcess;
+
+constexpr int kKills = 50;
+constexpr int kVariants = 6;   // BLOCK values below
+constexpr int kShapes = 2;     // inplace_scale's shapes
+
+// What every line of a tuning database holds: whole records only (a line cut by a kill could
+// only be the last, unterminated one).
+struct DbLines {
+  std::set<std::string> keys;   // shape|params of every record
+  int records = 0;
+  std::vector<std::string> broken;   // terminated lines that are no record
+  bool torn_tail = false;            // an unterminated last line
+};
+
+DbLines read_db(const fs::path& db) {
+  DbLines out;
+  if (!fs::exists(db)) return out;
+  const std::string text = ako::read_file(db);
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) {
+      out.torn_tail = true;
+      break;
+    }
+    const std::string line = text.substr(at, nl - at);
+    at = nl + 1;
+    try {
+      const auto r = ako::search::record_from_json(nlohmann::json::parse(line));
+      out.keys.insert(ako::search::record_key(r.shape, r.params));
+      ++out.records;
+    } catch (const std::exception& e) {
+      out.broken.push_back(line.substr(0, 200) + " (" + e.what() + ")");
+    }
+  }
+  return out;
+}
+
+// Files a kill could have left half-written or as temporaries, anywhere under `dir`.
+std::vector<std::string> temporaries_under(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.find(".tmp") != std::string::npos || name.starts_with(".ako-tmp-")) out.push_back(e.path().string());
+  }
+  return out;
+}
+
+class KillCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "ako-kill-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    ws_ = dir_ / "ws";
+    for (const char* d : {"tasks/inplace_scale", "input/inplace_scale", "solution/inplace_scale"}) {
+      fs::create_directories(ws_ / d);
+      fs::copy(fs::path(AKO_TEST_DIR) / "tasks" / d, ws_ / d, fs::copy_options::recursive);
+    }
+    // More points to search than the task's two, so a tune takes several batches (workers).
+    auto task = nlohmann::json::parse(ako::read_file(ws_ / "tasks/inplace_scale/task.json"));
+    task["solution"]["params"]["BLOCK"] = {32, 64, 128, 256, 512, 1024};
+    ako::write_file_atomically(ws_ / "tasks/inplace_scale/task.json", task.dump(2) + "\n");
+    fs::create_directories(dir_ / "tmp");
+    token_ = fmt::format("AKO_KILL_TEST_TOKEN={}-{}", ::getpid(), std::random_device{}());
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!HasFailure()) fs::remove_all(dir_, ec);
+  }
+
+  std::vector<std::string> env() const {
+    const char* ld = std::getenv("LD_LIBRARY_PATH");
+    return {std::string("LD_LIBRARY_PATH=") + AKO_FAKE_CUDA_DIR + (ld && *ld ? std::string(":") + ld : ""),
+            std::string("AKO_WORKER=") + AKO_FAKE_WORKER,
+            "AKO_FAKE_WORKER_CASE_MS=15",
+            "AKO_CACHE_DIR=" + (dir_ / "cache").string(),
+            "TMPDIR=" + (dir_ / "tmp").string(),   // the scratch folders of the runs
+            token_};
+  }
+
+  KilledProcess start(const std::vector<std::string>& args, const fs::path& log) const {
+    std::vector<std::string> argv{AKO_BINARY_DIR "/ako"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return KilledProcess(argv, ws_, env(), log);
+  }
+
+  // The whole command, uninterrupted: its exit status and output.
+  std::pair<int, std::string> complete(const std::vector<std::string>& args) const {
+    const fs::path log = dir_ / "complete.log";
+    KilledProcess p = start(args, log);
+    const Ended e = p.stop_after(120000, SIGKILL);
+    return {e.signalled ? -1 : e.code, ako::read_file(log)};
+  }
+
+  // Seconds the whole command takes (warm kernel cache).
+  double timed(const std::vector<std::string>& args) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto [status, out] = complete(args);
+    EXPECT_EQ(status, 0) << out;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  std::string describe(int i, int sig, const Ended& e, const fs::path& log) const {
+    return fmt::format("kill {} ({} after {:.3f} s, {}):\n{}", i, ako::testsupport::signal_name(sig), e.after_s,
+                       e.signalled ? "killed" : fmt::format("had exited with {}", e.code), ako::read_file(log));
+  }
+
+  fs::path dir_, ws_;
+  std::string token_;
+};
+
+const std::vector<int> kSignals{SIGINT, SIGTERM, SIGKILL};
+
+TEST_F(KillCli, TuneKilledAtRandomMomentsLeavesNoWorkerAndWholeDbLinesAndResumes) {
+  const fs::path db = dir_ / "tune.jsonl";
+  const std::vector<std::string> args{"tune",  "task", "inplace_scale", "--db", db.string(), "--strategy", "exhaustive",
+                                      "--batch", "2", "--no-progress", "--jobs", "2"};
+  // Warm the kernel cache (the compile children are another test's subject), then learn how
+  // long a whole tune takes: the kills fall anywhere inside that.
+  const auto [warm_status, warm_out] = complete(args);
+  ASSERT_EQ(warm_status, 0) << warm_out;
+  ASSERT_EQ(read_db(db).keys.size(), size_t(kVariants * kShapes)) << warm_out;
+  fs::remove(db);
+  const double whole_s = timed(args);
+  fs::remove(db);
+
+  std::mt19937 rng(20261116);
+  const int max_ms = static_cast<int>(whole_s * 1000 * 1.1);
+  int killed = 0, completed = 0;
+  for (int i = 0; i < kKills; ++i) {
+    const int sig = kSignals[i % kSignals.size()];
+    const int delay = std::uniform_int_distribution<int>(0, max_ms)(rng);
+    const DbLines before = read_db(db);
+    const fs::path log = dir_ / "kill.log";
+    KilledProcess p = start(args, log);
+    const Ended e = p.stop_after(delay, sig);
+    const std::string what = describe(i, sig, e, log);
+
+    const std::vector<std::string> left = ako::testsupport::left_after(token_, 500);
+    EXPECT_TRUE(left.empty()) << "processes left: " << fmt::format("{}", fmt::join(left, "; ")) << "\n" << what;
+    const DbLines now = read_db(db);
+    EXPECT_TRUE(now.broken.empty()) << fmt::format("{}", fmt::join(now.broken, "\n")) << "\n" << what;
+    EXPECT_GE(now.keys.size(), before.keys.size()) << "a record was lost\n" << what;
+    EXPECT_TRUE(temporaries_under(ws_).empty()) << fmt::format("{}", fmt::join(temporaries_under(ws_), "\n")) << what;
+    if (e.signalled) {
+      EXPECT_EQ(e.signal, sig) << what;
+      ++killed;
+      continue;
+    }
+    // It finished before the signal: everything is recorded, and whatever was there before was
+    // reused, not measured again.
+    ASSERT_EQ(e.code, 0) << what;
+    EXPECT_EQ(now.keys.size(), size_t(kVariants * kShapes)) << what;
+    const std::string out = ako::read_file(log);
+    EXPECT_NE(out.find(fmt::format("{} reused", before.keys.size())), std::string::npos) << what;
+    ++completed;
+    fs::remove(db);   // the next kills start a fresh database
+  }
+  EXPECT_GE(killed, kKills / 2) << "most kills must land while ako runs (completed: " << completed << ")";
+
+  // The next call after the last kill repairs what needs it, resumes and completes.
+  const DbLines before = read_db(db);
+  const auto [status, out] = complete(args);
+  EXPECT_EQ(status, 0) << out;
+  const DbLines after = read_db(db);
+  EXPECT_TRUE(after.broken.empty() && !after.torn_tail) << out;
+  EXPECT_EQ(after.keys.size(), size_t(kVariants * kShapes)) << out;
+  EXPECT_NE(out.find(fmt::format("{} usable records", before.keys.size())), std::string::npos) << out;
+  EXPECT_NE(out.find(fmt::format("{} reused", before.keys.size())), std::string::npos) << out;
+  EXPECT_TRUE(ako::testsupport::left_after(token_, 500).empty());
+}
+
+TEST_F(KillCli, RunKilledAtRandomMomentsLeavesNoWorkerAndNoHalfWrittenJson) {
+  const fs::path json = dir_ / "out" / "run.json";
+  fs::create_directories(json.parent_path());
+  const std::vector<std::string> args{"run", "task", "inplace_scale", "--json", json.string(), "--no-progress"};
+  const auto [warm_status, warm_out] = complete(args);
+  ASSERT_EQ(warm_status, 0) << warm_out;
+  ASSERT_TRUE(fs::exists(json)) << warm_out;
+  const double whole_s = timed(args);
+
+  std::mt19937 rng(20261117);
+  const int max_ms = static_cast<int>(whole_s * 1000 * 1.1);
+  int killed = 0;
+  for (int i = 0; i < kKills; ++i) {
+    const int sig = kSignals[i % kSignals.size()];
+    const int delay = std::uniform_int_distribution<int>(0, max_ms)(rng);
+    fs::remove(json);
+    const fs::path log = dir_ / "kill.log";
+    KilledProcess p = start(args, log);
+    const Ended e = p.stop_after(delay, sig);
+    const std::string what = describe(i, sig, e, log);
+
+    const std::vector<std::string> left = ako::testsupport::left_after(token_, 500);
+    EXPECT_TRUE(left.empty()) << "processes left: " << fmt::format("{}", fmt::join(left, "; ")) << "\n" << what;
+    EXPECT_TRUE(temporaries_under(json.parent_path()).empty()) << what;
+    if (fs::exists(json)) {
+      nlohmann::json doc;
+      EXPECT_NO_THROW(doc = nlohmann::json::parse(ako::read_file(json))) << what;
+      EXPECT_EQ(doc.value("schema", ""), "ako.run/1") << what;
+    }
+    if (e.signalled) {
+      EXPECT_EQ(e.signal, sig) << what;
+      ++killed;
+    } else {
+      EXPECT_EQ(e.code, 0) << what;
+      EXPECT_TRUE(fs::exists(json)) << what;
+    }
+  }
+  EXPECT_GE(killed, kKills / 2);
+  const auto [status, out] = complete(args);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("CORRECT: yes"), std::string::npos) << out;
+}
+
+}  // namespace
