@@ -86,6 +86,8 @@ std::map<std::string, std::string> support_name_expressions() {
 
 namespace {
 
+std::vector<fs::path> include_roots_for(const fs::path& file, const fs::path& root);  // below
+
 // The NVRTC programs of a run: one per source file (its name expressions together), the
 // support kernels last.
 struct Programs {
@@ -116,7 +118,7 @@ void add_task_programs(const std::vector<task::Case>& cases, const BuildOptions&
     r.display_name = display_name(file, opt.root);
     r.name_expressions.assign(names.begin(), names.end());
     r.arch = opt.arch;
-    r.include_roots = task_include_roots(opt.root);
+    r.include_roots = p.solution_files.count(file) ? include_roots_for(file, opt.root) : task_include_roots(opt.root);
     p.reqs.push_back(std::move(r));
     p.keys.push_back(file);
   }
@@ -196,6 +198,23 @@ std::vector<fs::path> task_include_roots(const fs::path& root) {
   if (root.empty()) return {};
   return {root / "input", root / "solution"};
 }
+
+namespace {
+// A kernel file given from elsewhere (`--solution tests/attacks/x.cuh`, a candidate in another
+// checkout) may include from the input/, solution/ and tests/ folders of the workspace that
+// holds it (the nearest folder with tasks/, input/ and solution/ above it), as a task file does
+// from its own.
+std::vector<fs::path> include_roots_for(const fs::path& file, const fs::path& root) {
+  std::vector<fs::path> roots = task_include_roots(root);
+  std::error_code ec;
+  for (fs::path dir = fs::absolute(file).parent_path(); !dir.empty() && dir != dir.parent_path(); dir = dir.parent_path())
+    if (fs::is_directory(dir / "tasks", ec) && fs::is_directory(dir / "input", ec) && fs::is_directory(dir / "solution", ec)) {
+      for (const char* d : {"input", "solution", "tests"}) roots.push_back(dir / d);
+      break;
+    }
+  return roots;
+}
+}  // namespace
 
 BuiltKernels build_kernels(const std::vector<task::Case>& cases, const BuildOptions& opt) {
   Programs p;
