@@ -107,7 +107,17 @@ NcuSummary summarize_ncu(const NcuRawTable& table) {
   const auto& row = table.rows.front();
   NcuSummary s;
   s.kernel = row.count("Kernel Name") ? row.at("Kernel Name") : "";
-  if (const auto ns = first_number(row, {"gpu__time_duration.sum"})) s.duration_us = *ns / 1000.0;
+  if (const auto d = first_number(row, {"gpu__time_duration.sum"})) {
+    // In the unit of the table's second row: ncu picks ns, us or ms by the value's size.
+    std::string unit = "ns";
+    for (size_t i = 0; i < table.names.size() && i < table.units.size(); ++i)
+      if (table.names[i] == "gpu__time_duration.sum") unit = table.units[i];
+    const double to_us = unit == "us" || unit == "usecond"   ? 1.0
+                         : unit == "ms" || unit == "msecond" ? 1e3
+                         : unit == "s" || unit == "second"   ? 1e6
+                                                             : 1e-3;   // ns, nsecond
+    s.duration_us = *d * to_us;
+  }
   s.dram_throughput_pct = first_number(row, {"dram__throughput.avg.pct_of_peak_sustained_elapsed",
                                              "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"});
   s.memory_throughput_pct = first_number(row, {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"});

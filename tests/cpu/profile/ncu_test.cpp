@@ -2,6 +2,9 @@
 // (fixture written from the metric names measured on the H100, cuda_tech.md §5).
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <vector>
+
 #include <algorithm>
 
 #include "common/atomic_file.hpp"
@@ -103,4 +106,18 @@ TEST(NcuCommand, AMissingOrFailingNcuIsAnOutcomeNotACrash) {
 }
 
 }  // namespace
+// The duration column's unit is the table's second row: ncu writes "us" for a 14 µs kernel (the H200).
+TEST(NcuCsv, DurationFollowsTheUnitRow) {
+  NcuRawTable t;
+  t.names = {"Kernel Name", "gpu__time_duration.sum"};
+  for (const auto& [unit, value, want] : std::vector<std::tuple<std::string, std::string, double>>{
+           {"ns", "14,620", 14.62}, {"us", "14.62", 14.62}, {"usecond", "14.62", 14.62}, {"ms", "1.5", 1500.0}}) {
+    t.units = {"", unit};
+    t.rows = {{{"Kernel Name", "k"}, {"gpu__time_duration.sum", value}}};
+    const NcuSummary s = summarize_ncu(t);
+    ASSERT_TRUE(s.duration_us) << unit;
+    EXPECT_NEAR(*s.duration_us, want, 1e-9) << unit;
+  }
+}
+
 }  // namespace ako::profile
