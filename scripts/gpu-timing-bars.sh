@@ -53,16 +53,8 @@ for i in $(seq 1 "${WARM:-3}"); do
   fi
 done
 grep -E "^(CORRECT|SPEEDUP|BASELINE)" "$L/run-warm-1.txt" | tee -a "$S"
-agree() {  # per-case solution medians of two runs: the largest and the geomean ratio
-  python3 - "$@" <<'EOF2'
-import json, math, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-ma = {c["index"]: c["solution_time"]["median_us"] for c in a["cases"] if c.get("solution_time")}
-mb = {c["index"]: c["solution_time"]["median_us"] for c in b["cases"] if c.get("solution_time")}
-r = [ma[i] / mb[i] for i in ma if i in mb]
-g = math.exp(sum(map(math.log, r)) / len(r))
-print(f"{sys.argv[3]}: {len(r)} cases, solution median ratio {min(r):.4f}-{max(r):.4f}, geomean {g:.4f}")
-EOF2
+agree() {  # per-case solution and baseline medians of two runs (scripts/compare_runs.py), one line
+  echo "$3: $(python3 scripts/compare_runs.py "$1" "$2" | head -1)"
 }
 W=${WARM:-3}
 agree "$L/run-warm-1.json" "$L/run-warm-$W.json" "warm run 1 vs warm run $W" | tee -a "$S"
