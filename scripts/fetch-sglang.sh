@@ -14,8 +14,8 @@
 #     which few helpers it stands in for;
 #   - the #include closure of CUDA_ROOTS (JIT CUDA kernels that tasks compile as in-run
 #     NVRTC baselines), searched in the wheel's sglang/kernels/jit/{include,csrc};
-#   - DOC_FILES: the layers that choose those kernels, for context/sglang_modulation.md's
-#     file:line references (read, never imported);
+#   - DOC_FILES: the layers that choose those kernels, for context/sglang_modulation.md's and
+#     context/gated_act.md's file:line references (read, never imported);
 # plus the wheel's LICENSE and a MANIFEST (wheel hash, then sha256 of every extracted file).
 #
 # A second call finds the MANIFEST matching and the files intact and does nothing. --wheel FILE
@@ -45,6 +45,8 @@ sglang/kernels/ops/diffusion/norm/cutedsl_common/reduce.py
 sglang/kernels/ops/diffusion/modulate/__init__.py
 sglang/kernels/ops/diffusion/modulate/scale_shift_triton.py
 sglang/kernels/ops/diffusion/modulate/modulate_scale_shift_jit.py
+sglang/kernels/ops/diffusion/activation/__init__.py
+sglang/kernels/ops/diffusion/activation/silu_mul_bitexact.py
 "
 CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh"
 DOC_FILES="
@@ -57,6 +59,12 @@ sglang/multimodal_gen/runtime/models/dits/flux_2.py
 sglang/multimodal_gen/runtime/models/dits/wanvideo.py
 sglang/multimodal_gen/runtime/models/dits/qwen_image.py
 sglang/multimodal_gen/runtime/models/dits/hunyuanvideo.py
+sglang/multimodal_gen/runtime/models/dits/zimage.py
+sglang/multimodal_gen/runtime/layers/activation.py
+sglang/multimodal_gen/runtime/layers/mlp.py
+sglang/kernels/ops/activation/activation.py
+sglang/kernels/ops/diffusion/sites/fused_linear_gelu_site.py
+sglang/kernels/jit/csrc/elementwise/activation.cuh
 "
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)

@@ -103,6 +103,9 @@ while todo:
             if cand in names and cand not in seen:
                 todo.append(cand)
                 break
+# The profile's python_root, which `ako mirror` takes as the mark of an engine checkout: a run whose
+# tasks all mirror .cuh kernels (rmsnorm, gated_act) brings no file of it otherwise.
+(engine / "python/sglang/kernels/ops").mkdir(parents=True, exist_ok=True)
 print(f"{len(seen)} files from the sglang wheel:")
 for s in sorted(seen): print("  python/" + s)
 t = zipfile.ZipFile(tvm_whl)

@@ -73,6 +73,14 @@ TASKS = {
         "quick": ["text-512-cfg", "zimage", "wan13b-480p", "check-2x6x40-f3", "check-2x12x3072-f3"],
         "extra_shapes": _NORM_FUSION_CLASSES,
     },
+    # The gated activations: SiluAndMul.forward_cuda's JIT kernel (Z-Image's SwiGLU; FlashInfer's
+    # act_and_mul_kernel under sgl-kernel is the same math), context/gated_act.md. The task's shapes
+    # and check shapes miss two classes of its default.json: widths of 4 mod 8 and the catch-all.
+    "gated_act": {
+        "mirror": f"{KERNELS}/jit/csrc/elementwise/activation.cuh",
+        "quick": ["text-512", "zimage", "flux2-single", "check-5x99", "check-2x130"],
+        "extra_shapes": [{"name": "cls-mult4", "rows": 3, "cols": 100}, {"name": "cls-wide", "rows": 5, "cols": 8200}],
+    },
 }
 
 

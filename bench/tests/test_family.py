@@ -3,7 +3,7 @@ applies where (bench/peers/family.py and the family modules), all without torch.
 import unittest
 
 from bench.tests._path import FIXTURES, ROOT
-from peers import cases, family, layernorm, norm_scale_shift, residual_gate_norm_scale_shift, rmsnorm, scale_shift
+from peers import cases, family, gated_act, layernorm, norm_scale_shift, residual_gate_norm_scale_shift, rmsnorm, scale_shift
 
 
 def one(spec_file, label):
@@ -90,6 +90,18 @@ class BindTest(unittest.TestCase):
         self.assertRegex(peer(residual_gate_norm_scale_shift, "sglang_cute").applies(b), "C % 256 == 0")
         c = cases.build_case(spec, shape, "bf16", {"affine": False}, {"gate_layout": "none", "layout": "bc", "mod_dtype": "same"})
         self.assertIsNone(residual_gate_norm_scale_shift.bind(c).gate)
+
+    def test_gated_act_binds_both_halves_and_the_triton_swiglu_applies_to_bf16_silu_only(self):
+        spec = ROOT / "tasks/gated_act/task.json"
+        b = gated_act.bind(one(spec, "flux2-single bf16 act=silu_and_mul"))
+        self.assertEqual(b.outputs, {"y": "out"})
+        self.assertEqual((b.L, b.C), (4608, 2 * 18432))
+        triton = peer(gated_act, "sglang_triton")
+        self.assertIsNone(triton.applies(b))
+        self.assertRegex(triton.applies(gated_act.bind(one(spec, "flux2-single fp16 act=silu_and_mul"))), "bf16 only")
+        self.assertRegex(triton.applies(gated_act.bind(one(spec, "zimage bf16 act=geglu"))), "silu_and_mul only")
+        plain = gated_act.bind(one(spec, "hunyuan-720p bf16 act=gelu_tanh"))
+        self.assertEqual((plain.L, plain.C), (118800, 12288))
 
     def test_missing_role_says_what_was_looked_for(self):
         spec = cases.load_task(FIXTURES / "scale_shift.json")
