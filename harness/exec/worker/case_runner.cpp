@@ -118,9 +118,9 @@ CaseResult CaseRunner::run_unguarded(const CaseJob& job, std::string& stage) {
 
   stage = "allocation";
   const bool with_solution = !reference_check;
-  // Before the input sets, so the timed sets are chosen beside its fp64 copies; freed before timing.
+  // Before the input sets, so the timed sets are chosen beside its fp64 copies.
   std::optional<PrecisionCheck> precision;
-  if (with_solution && job.oracle) precision.emplace(job, modules_, cuda_.stream());
+  if (with_solution && job.oracle) precision.emplace(job, modules_, oracle_scratch_, cuda_.stream());
   CaseBuffers buffers(job, with_solution, input_sets(job, with_solution), support_, cuda_.stream());
 
   stage = "loading kernels";

@@ -26,6 +26,7 @@
 #include "exec/worker/validation.hpp"
 #include "measure/gpu/timer.hpp"
 #include "result/run_result.hpp"
+#include "exec/worker/oracle_scratch.hpp"
 #include "verify/gpu/support_launcher.hpp"
 
 namespace ako::exec {
@@ -97,6 +98,7 @@ class CaseRunner {
   const EventWriter& events_;
   const CaseJob* current_ = nullptr;            // the case running (for the watchdog's report)
   std::optional<double> reference_s_;          // the current case's reference launch time
+  OracleScratch oracle_scratch_;               // the precision check's fp64 copies, kept across cases
   LaunchWatchdog watchdog_;                    // last: its thread uses the members above
 };
 

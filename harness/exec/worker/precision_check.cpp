@@ -20,14 +20,23 @@ CUdeviceptr source_of(const BufferJob& b, const CaseBuffers& buffers, int i) {
 
 }  // namespace
 
-PrecisionCheck::PrecisionCheck(const CaseJob& job, ModuleCache& modules, CUstream stream) {
+PrecisionCheck::PrecisionCheck(const CaseJob& job, ModuleCache& modules, OracleScratch& scratch, CUstream stream) {
   const Clock::time_point t0 = Clock::now();
   oracle_ = modules.function(job.oracle->module, job.oracle->function);
   args_.assign(job.buffers.size(), 0);
+  std::vector<size_t> offset(job.buffers.size(), 0);
+  size_t end = 0;
   for (size_t i = 0; i < job.buffers.size(); ++i) {
     const BufferJob& b = job.buffers[i];
     if (!b.present || b.view) continue;
-    args_[i] = storages_.emplace_back(b.count * oracle_element_bytes(b), b.name + ", fp64 oracle copy").get();
+    offset[i] = end;
+    end = aligned_region_end(end, b.count * oracle_element_bytes(b));
+  }
+  const CUdeviceptr base = scratch.take(end, "fp64 oracle copies, " + std::to_string(end) + " bytes");
+  for (size_t i = 0; i < job.buffers.size(); ++i) {
+    const BufferJob& b = job.buffers[i];
+    if (!b.present || b.view) continue;
+    args_[i] = base + offset[i];
     // Poisoned once: all bits set, NaN in double, -1 in integers. The oracle's launch and shape
     // are the same every trial, so an element it never writes stays poisoned and is reported
     // (oracle_nonfinite_reason) on the first trial.
@@ -108,10 +117,7 @@ std::optional<Finding> PrecisionCheck::judge_trial(const CaseJob& job, const Cas
 }
 
 std::optional<PrecisionReport> PrecisionCheck::finish() {
-  const Clock::time_point t0 = Clock::now();
-  storages_.clear();
   args_.clear();
-  add_time(t0, "free");
   if (!trials_judged_) return std::nullopt;
   PrecisionReport r = closest_.value_or(PrecisionReport{});   // empty: no floating output to judge
   r.trials_checked = trials_judged_;

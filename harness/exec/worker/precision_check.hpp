@@ -7,9 +7,9 @@
 // solution's with the reference's as the yardstick. Nothing is downloaded but the statistics.
 //
 // The oracle's copies of every storage (doubles for floating ones, integers as they are, views
-// as offsets and strides into them, as in the reference check) are allocated once per case when
-// the object is made, before the case's input sets (so the timed sets are chosen beside them),
-// and freed by finish(), before timing.
+// as offsets and strides into them, as in the reference check) are carved from the worker's
+// OracleScratch when the object is made, before the case's input sets (so the timed sets are
+// chosen beside them); the scratch stays allocated from case to case.
 #include <cuda.h>
 
 #include <chrono>
@@ -22,6 +22,7 @@
 #include "exec/protocol/job.hpp"
 #include "exec/worker/case_buffers.hpp"
 #include "exec/worker/module_cache.hpp"
+#include "exec/worker/oracle_scratch.hpp"
 #include "exec/worker/validation.hpp"
 #include "result/run_result.hpp"
 
@@ -29,8 +30,8 @@ namespace ako::exec {
 
 class PrecisionCheck {
  public:
-  // Loads job.oracle's kernel and allocates its copies. job.oracle must be set.
-  PrecisionCheck(const CaseJob& job, ModuleCache& modules, CUstream stream);
+  // Loads job.oracle's kernel and places its copies in `scratch`. job.oracle must be set.
+  PrecisionCheck(const CaseJob& job, ModuleCache& modules, OracleScratch& scratch, CUstream stream);
 
   // Before the trial's first launch: the oracle's inputs from what both kernels are given in set
   // 0 (in storages; the pristine copy of inout storages), out views inside them poisoned (whole
@@ -42,7 +43,7 @@ class PrecisionCheck {
   std::optional<Finding> judge_trial(const CaseJob& job, const CaseBuffers& buffers, int trial,
                                      const ValidationContext& ctx);
 
-  // Frees the copies; the unit and trial closest to its limit (the failing one, if any), the
+  // Lets the copies go; the unit and trial closest to its limit (the failing one, if any), the
   // trials judged and the seconds the check took; nothing when no trial was judged.
   std::optional<PrecisionReport> finish();
 
@@ -58,7 +59,6 @@ class PrecisionCheck {
   }
 
   CUfunction oracle_ = nullptr;
-  std::vector<cuda::DeviceBuffer> storages_;   // per present storage, in buffer order
   std::vector<CUdeviceptr> args_;              // per buffer: its address in the oracle's copies (0: absent)
   std::optional<PrecisionReport> closest_;
   int trials_judged_ = 0;
