@@ -21,8 +21,9 @@ FLASHINFER_VERSION=0.7.2
 FLASHINFER_WHEEL_NAME=flashinfer_python-$FLASHINFER_VERSION-py3-none-any.whl
 FLASHINFER_SHA256=770550a0aa92b2f10e6c9a1f048dd43713f0f3bb6a12710186fcf8e4e9c99bd8
 # Headers (relative to the wheel's flashinfer/data/include/) whose closure is extracted. norm.cuh
-# holds RMSNorm, QKRMSNorm, FusedAddRMSNorm, GemmaRMSNorm and LayerNorm.
-FLASHINFER_ROOTS="flashinfer/norm.cuh"
+# holds RMSNorm, QKRMSNorm, FusedAddRMSNorm, GemmaRMSNorm and LayerNorm; pos_enc.cuh the RoPE
+# kernels behind apply_rope_with_cos_sin_cache_inplace.
+FLASHINFER_ROOTS="flashinfer/norm.cuh flashinfer/pos_enc.cuh"
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WHEEL=
