@@ -45,6 +45,7 @@ sglang/kernels/ops/diffusion/norm/cutedsl_common/reduce.py
 sglang/kernels/ops/diffusion/modulate/__init__.py
 sglang/kernels/ops/diffusion/modulate/scale_shift_triton.py
 sglang/kernels/ops/diffusion/modulate/modulate_scale_shift_jit.py
+sglang/kernels/ops/diffusion/rope/rotary_triton.py
 "
 CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh"
 DOC_FILES="
@@ -57,6 +58,9 @@ sglang/multimodal_gen/runtime/models/dits/flux_2.py
 sglang/multimodal_gen/runtime/models/dits/wanvideo.py
 sglang/multimodal_gen/runtime/models/dits/qwen_image.py
 sglang/multimodal_gen/runtime/models/dits/hunyuanvideo.py
+sglang/multimodal_gen/runtime/models/dits/zimage.py
+sglang/multimodal_gen/runtime/layers/rotary_embedding/base.py
+sglang/multimodal_gen/runtime/layers/rotary_embedding/utils.py
 "
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
