@@ -48,7 +48,9 @@ TEST(RunRope, EveryCaseIsCorrectAndTheReferenceMeetsItsOracle) {
   }
   EXPECT_EQ(compares, 48);
   EXPECT_EQ(checks, 32);
-  if (flashinfer_installed()) EXPECT_EQ(baselines_run, 48 - 8) << "odd-r36-d96 (D = 96) has no FlashInfer fast path";
+  if (flashinfer_installed()) {
+    EXPECT_EQ(baselines_run, 48 - 8) << "odd-r36-d96 (D = 96) has no FlashInfer fast path";
+  }
 }
 
 // The small shapes with other head groupings, blocks and streaming hints than default.json's:
