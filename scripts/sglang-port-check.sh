@@ -103,6 +103,9 @@ while todo:
             if cand in names and cand not in seen:
                 todo.append(cand)
                 break
+# The profile's kernel root exists in any SGLang checkout; a run whose tasks all mirror a .py
+# kernel copies nothing into it, so it is made here.
+(engine / "python/sglang/kernels/jit/csrc").mkdir(parents=True, exist_ok=True)
 print(f"{len(seen)} files from the sglang wheel:")
 for s in sorted(seen): print("  python/" + s)
 t = zipfile.ZipFile(tvm_whl)

@@ -3,9 +3,12 @@
 // rotation of each pair with the fp32 cos/sin cache row of the token's position, one rounding
 // per element; interleaved (GPT-J) or NeoX pairs; elements R..D-1 of a head are not touched.
 //
-//   template <T, IdT, NEOX, H, D, R, VEC, HPT, BLOCK, CS>
+//   template <T, IdT, NEOX, VEC, HPT, BLOCK, CS>, the reference's arguments
 //   grid = ceil_div(N * 2 * HG * CH, BLOCK), block = BLOCK, HG = ceil_div(H, HPT) head groups,
 //   CH = (NEOX ? R / 2 : R) / VEC chunks per head.
+// H, D and R are run-time values (one build serves every model, as ako port needs): the
+// per-thread loop over HPT heads is what unrolls; the index arithmetic is a few 32-bit
+// divisions per thread, against HPT * 2 16-byte accesses.
 //
 // Layout of the work: a token has 2 * HG * CH work items: tensor (q or k) x head group x
 // chunk. A chunk is VEC consecutive elements of a head (VEC * 2 bytes: 16 with VEC = 8); in
@@ -13,8 +16,8 @@
 // of (tensor, hg, chunk) rotates that chunk in the HPT heads hg, hg + HG, hg + 2 * HG, ... < H:
 // - its cos/sin values (VEC / 2 pairs, or VEC in NeoX) are loaded once and reused for all
 //   its heads; the 2 * HG threads sharing a cache slice of a token find it in L1;
-// - its heads' loads are all issued before any rotation (the loops unroll): HPT (NeoX: 2 *
-//   HPT) independent 16-byte loads in flight per thread;
+// - its heads' loads are all issued before any rotation (the HPT loop unrolls): HPT (NeoX:
+//   2 * HPT) independent 16-byte loads in flight per thread;
 // - interleaved pairs are exactly the 32-bit words of the vector: no shuffles;
 // - with CS = 1, q and k move with streaming hints (ld/st.global.cs): each is touched once.
 // Requirements (the task's constraints): bf16 or fp16, D % VEC == 0, (NEOX ? R / 2 : R) %
@@ -82,15 +85,16 @@ template <int VEC, bool CS> __device__ __forceinline__ void store(void* p, const
 }
 
 // NC consecutive floats of a cache row (read-only path), as wide as the alignment allows:
-// the row starts at pos * R floats and the slices at multiples of NC, and at R / 2 for sin.
-template <int NC, int R> __device__ __forceinline__ void load_floats(const float* p, float (&out)[NC]) {
-  if constexpr (NC % 4 == 0 && (R / 2) % 4 == 0) {
+// the row starts at pos * R floats and the slices at multiples of NC, and at R / 2 for sin, so
+// 16-byte loads need R / 2 % 4 == 0 (a uniform branch: R is the same for every thread).
+template <int NC> __device__ __forceinline__ void load_floats(const float* p, int half, float (&out)[NC]) {
+  if (NC % 4 == 0 && half % 4 == 0) {
 #pragma unroll
     for (int m = 0; m < NC / 4; ++m) {
       const float4 v = __ldg(reinterpret_cast<const float4*>(p) + m);
       out[4 * m] = v.x, out[4 * m + 1] = v.y, out[4 * m + 2] = v.z, out[4 * m + 3] = v.w;
     }
-  } else if constexpr (NC % 2 == 0 && (R / 2) % 2 == 0) {
+  } else if (NC % 2 == 0 && half % 2 == 0) {
 #pragma unroll
     for (int m = 0; m < NC / 2; ++m) {
       const float2 v = __ldg(reinterpret_cast<const float2*>(p) + m);
@@ -104,35 +108,36 @@ template <int NC, int R> __device__ __forceinline__ void load_floats(const float
 
 }  // namespace rope_detail
 
-template <typename T, typename IdT, bool NEOX, int H, int D, int R, int VEC, int HPT, int BLOCK, int CS>
+template <typename T, typename IdT, bool NEOX, int VEC, int HPT, int BLOCK, int CS>
 __global__ void __launch_bounds__(BLOCK)
-    rope_kernel(T* q, T* k, const float* cos_sin_cache, const IdT* pos, int N, long long q_stride, long long k_stride) {
+    rope_kernel(T* q, T* k, const float* cos_sin_cache, const IdT* pos, int N, int H, int D, int R, long long q_stride,
+                long long k_stride) {
   using namespace rope_detail;
   using C = Codec<T>;
-  constexpr int HALF = R / 2;
-  constexpr int CH = (NEOX ? HALF : R) / VEC;  // chunks per head that rotate
   constexpr int NC = NEOX ? VEC : VEC / 2;     // cos (and sin) values per chunk
-  constexpr int HG = (H + HPT - 1) / HPT;      // head groups: threads per chunk and tensor
-  static_assert(R % 2 == 0 && R <= D && D % VEC == 0 && (NEOX ? HALF : R) % VEC == 0, "see the task's constraints");
+  const int HALF = R / 2;
+  const int CH = (NEOX ? HALF : R) / VEC;      // chunks per head that rotate
+  const int HG = (H + HPT - 1) / HPT;          // head groups: threads per chunk and tensor
 
-  const long long item = static_cast<long long>(blockIdx.x) * BLOCK + threadIdx.x;
-  const int c = static_cast<int>(item % CH);
-  const int g = static_cast<int>((item / CH) % (2 * HG));
-  const long long n = item / (CH * 2 * HG);
-  if (n >= N) return;
+  // 32-bit index arithmetic: the task's grids stay far below 2^32 threads (hunyuan-720p: 23M).
+  const unsigned item = blockIdx.x * BLOCK + threadIdx.x;
+  const unsigned per_token = static_cast<unsigned>(CH) * 2 * HG;
+  const unsigned n = item / per_token, rest = item - n * per_token;
+  if (n >= static_cast<unsigned>(N)) return;
+  const int g = static_cast<int>(rest / CH), c = static_cast<int>(rest - g * CH);
   const int hg = g % HG;
   T* base = g < HG ? q + n * q_stride : k + n * k_stride;
 
   const float* row = cos_sin_cache + static_cast<long long>(pos[n]) * R;
   float cs[NC], sn[NC];
-  load_floats<NC, R>(row + c * NC, cs);
-  load_floats<NC, R>(row + HALF + c * NC, sn);
+  load_floats<NC>(row + c * NC, HALF, cs);
+  load_floats<NC>(row + HALF + c * NC, HALF, sn);
 
   Chunk<VEC> a[HPT], b[NEOX ? HPT : 1];
 #pragma unroll
   for (int j = 0; j < HPT; ++j) {
     const int h = hg + j * HG;
-    if (HPT * HG == H || h < H) {
+    if (h < H) {
       a[j] = load<VEC, (CS != 0)>(base + h * D + c * VEC);
       if constexpr (NEOX) b[j] = load<VEC, (CS != 0)>(base + h * D + HALF + c * VEC);
     }
@@ -140,7 +145,7 @@ __global__ void __launch_bounds__(BLOCK)
 #pragma unroll
   for (int j = 0; j < HPT; ++j) {
     const int h = hg + j * HG;
-    if (!(HPT * HG == H || h < H)) continue;
+    if (h >= H) continue;
     if constexpr (NEOX) {
       // Pair m: a = element m of the first chunk, b = element m of the chunk R/2 further.
 #pragma unroll

@@ -77,7 +77,10 @@ TEST(RopeTask, CasesAreTheModelsLayoutsAndEveryFormOnTheSmallShapes) {
 
   const Case& flux = find_case(cases, "flux1 bf16 noneox pos_dtype=i64");
   EXPECT_EQ(flux.reference.name_expression, "rope_reference<__nv_bfloat16, long long, false>");
-  EXPECT_EQ(flux.solution->name_expression, "rope_kernel<__nv_bfloat16, long long, false, 24, 128, 128, 8, 4, 256, 0>");
+  EXPECT_EQ(flux.solution->name_expression, "rope_kernel<__nv_bfloat16, long long, false, 8, 4, 256, 0>");
+  ASSERT_EQ(flux.solution->args.size(), 10u);  // the reference's arguments
+  EXPECT_EQ(flux.solution->args[5].i, 24);     // H
+  EXPECT_EQ(flux.solution->args[7].i, 128);    // R
   EXPECT_EQ(flux.solution->grid[0], (4608u * 2 * 6 * 16 + 255) / 256);  // N x q/k x 24 / 4 head groups x R / VEC chunks
   const Case& i32 = find_case(cases, "partial-r40 fp16 neox pos_dtype=i32");
   EXPECT_EQ(i32.reference.name_expression, "rope_reference<__half, int, true>");

@@ -6,10 +6,10 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-template <typename T, typename IdT, bool NEOX, int H, int D, int R, int VEC, int HPT, int BLOCK, int CS>
-__global__ void rope_kernel(T* q, T* k, const float* cos_sin_cache, const IdT* pos, int N, long long q_stride,
-                            long long k_stride) {
-  constexpr int kHalf = D / 2;  // the bug: R / 2
+template <typename T, typename IdT, bool NEOX, int VEC, int HPT, int BLOCK, int CS>
+__global__ void rope_kernel(T* q, T* k, const float* cos_sin_cache, const IdT* pos, int N, int H, int D, int R,
+                            long long q_stride, long long k_stride) {
+  const int kHalf = D / 2;  // the bug: R / 2
   const long long total = static_cast<long long>(N) * 2 * H * kHalf;
   for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p < total;
        p += static_cast<long long>(gridDim.x) * blockDim.x) {
