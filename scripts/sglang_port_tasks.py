@@ -75,6 +75,13 @@ TASKS = {
         "quick": ["flux1", "ltx2-video", "partial-r40", "odd-r36-d96", "check-d30"],
         "extra_shapes": [],
     },
+    # Fused QK-norm + RoPE: SGLang's JIT qknorm_rope.cuh behind qknorm_rope_jit.py; the wrapper
+    # is recorded (the .cuh's kernel takes a __grid_constant__ struct: context/qknorm_rope.md).
+    "qknorm_rope": {
+        "mirror": f"{KERNELS}/ops/diffusion/rope/qknorm_rope_jit.py",
+        "quick": ["flux1", "partial-r64", "neox-r32", "d64", "check-r96"],
+        "extra_shapes": [],
+    },
     "residual_gate_norm_scale_shift": {
         "mirror": f"{KERNELS}/ops/diffusion/norm/scale_residual_norm_cutedsl.py",
         "quick": ["text-512-cfg", "zimage", "wan13b-480p", "check-2x6x40-f3", "check-2x12x3072-f3"],
