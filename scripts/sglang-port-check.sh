@@ -155,8 +155,11 @@ PY
   G status --short
   G add -A
   G commit -q -m "ako port $t"
-  PORTED=$K/jit/csrc/diffusion/$t.cuh
-  WRAPPER=$K/ops/diffusion/norm/${t}_jit.py
+  # The files are named by the task's port.op (default: the task's name), as the profile says.
+  OP=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("port", {}).get("op", sys.argv[2]))' \
+    "$REPO/tasks/$t/task.json" "$t")
+  PORTED=$K/jit/csrc/diffusion/$OP.cuh
+  WRAPPER=$K/ops/diffusion/norm/${OP}_jit.py
 
   step "6.$n $t: nvcc, as SGLang's JIT compiles a module: one unit exporting every entry point the port made"
   # sglang.kernels.jit.utils.compile.spec._wrapper_source: the tvm-ffi includes, the kernel by
