@@ -3,7 +3,7 @@ applies where (bench/peers/family.py and the family modules), all without torch.
 import unittest
 
 from bench.tests._path import FIXTURES, ROOT
-from peers import cases, family, layernorm, norm_scale_shift, residual_gate_norm_scale_shift, rmsnorm, rope, scale_shift
+from peers import cases, family, layernorm, norm_scale_shift, qknorm_rope, residual_gate_norm_scale_shift, rmsnorm, rope, scale_shift
 
 
 def one(spec_file, label):
@@ -120,3 +120,12 @@ class RopeTest(unittest.TestCase):
         self.assertIn("NeoX", triton.applies(rope.bind(self.case("ltx2-video bf16 neox pos_dtype=i64"))))
         self.assertIn("partial rotary", triton.applies(rope.bind(self.case("partial-r64 bf16 noneox pos_dtype=i64"))))
         self.assertIsNone(peer(rope, "torch").applies(rope.bind(self.case("partial-r64 bf16 neox pos_dtype=i64"))))
+
+
+class QknormRopeTest(unittest.TestCase):
+    def test_binds_q_and_k_with_eps(self):
+        c = one(ROOT / "tasks/qknorm_rope/task.json", "neox-r32 fp16 neox pos_dtype=i32")
+        b = qknorm_rope.bind(c)
+        self.assertEqual((b.N, b.H, b.D, b.R, b.neox), (45, 4, 128, 32, True))
+        self.assertEqual(b.outputs, {"q": "q", "k": "k"})
+        self.assertAlmostEqual(b.eps, 1e-6)
