@@ -22,8 +22,9 @@ FLASHINFER_WHEEL_NAME=flashinfer_python-$FLASHINFER_VERSION-py3-none-any.whl
 FLASHINFER_SHA256=770550a0aa92b2f10e6c9a1f048dd43713f0f3bb6a12710186fcf8e4e9c99bd8
 # Headers (relative to the wheel's flashinfer/data/include/) whose closure is extracted. norm.cuh
 # holds RMSNorm, QKRMSNorm, FusedAddRMSNorm, GemmaRMSNorm and LayerNorm; activation.cuh the
-# act_and_mul_kernel under silu_and_mul / gelu_tanh_and_mul / gelu_and_mul.
-FLASHINFER_ROOTS="flashinfer/norm.cuh flashinfer/activation.cuh"
+# act_and_mul_kernel under silu_and_mul / gelu_tanh_and_mul / gelu_and_mul; pos_enc.cuh the RoPE
+# kernels behind apply_rope_with_cos_sin_cache_inplace.
+FLASHINFER_ROOTS="flashinfer/norm.cuh flashinfer/activation.cuh flashinfer/pos_enc.cuh"
 # act_and_mul_kernel takes its activation as a function pointer whose definitions FlashInfer keeps
 # as C++ text in its Python JIT generator (flashinfer/jit/activation.py: act_func_def_str), not in
 # a header. They are written, verbatim, to gen/flashinfer_act_funcs.cuh under the same folder.

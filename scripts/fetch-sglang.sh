@@ -47,6 +47,7 @@ sglang/kernels/ops/diffusion/modulate/scale_shift_triton.py
 sglang/kernels/ops/diffusion/modulate/modulate_scale_shift_jit.py
 sglang/kernels/ops/diffusion/activation/__init__.py
 sglang/kernels/ops/diffusion/activation/silu_mul_bitexact.py
+sglang/kernels/ops/diffusion/rope/rotary_triton.py
 "
 CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh"
 DOC_FILES="
@@ -65,6 +66,8 @@ sglang/multimodal_gen/runtime/layers/mlp.py
 sglang/kernels/ops/activation/activation.py
 sglang/kernels/ops/diffusion/sites/fused_linear_gelu_site.py
 sglang/kernels/jit/csrc/elementwise/activation.cuh
+sglang/multimodal_gen/runtime/layers/rotary_embedding/base.py
+sglang/multimodal_gen/runtime/layers/rotary_embedding/utils.py
 "
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)

@@ -103,9 +103,11 @@ while todo:
             if cand in names and cand not in seen:
                 todo.append(cand)
                 break
-# The profile's python_root, which `ako mirror` takes as the mark of an engine checkout: a run whose
-# tasks all mirror .cuh kernels (rmsnorm, gated_act) brings no file of it otherwise.
+# The profile's python_root (which `ako mirror` takes as the mark of an engine checkout) and its
+# kernel root exist in any SGLang checkout; a run whose tasks all mirror .cuh kernels (rmsnorm,
+# gated_act) or all a .py kernel copies nothing into one of them, so both are made here.
 (engine / "python/sglang/kernels/ops").mkdir(parents=True, exist_ok=True)
+(engine / "python/sglang/kernels/jit/csrc").mkdir(parents=True, exist_ok=True)
 print(f"{len(seen)} files from the sglang wheel:")
 for s in sorted(seen): print("  python/" + s)
 t = zipfile.ZipFile(tvm_whl)
@@ -155,8 +157,11 @@ PY
   G status --short
   G add -A
   G commit -q -m "ako port $t"
-  PORTED=$K/jit/csrc/diffusion/$t.cuh
-  WRAPPER=$K/ops/diffusion/norm/${t}_jit.py
+  # The files are named by the task's port.op (default: the task's name), as the profile says.
+  OP=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("port", {}).get("op", sys.argv[2]))' \
+    "$REPO/tasks/$t/task.json" "$t")
+  PORTED=$K/jit/csrc/diffusion/$OP.cuh
+  WRAPPER=$K/ops/diffusion/norm/${OP}_jit.py
 
   step "6.$n $t: nvcc, as SGLang's JIT compiles a module: one unit exporting every entry point the port made"
   # sglang.kernels.jit.utils.compile.spec._wrapper_source: the tvm-ffi includes, the kernel by

@@ -68,6 +68,20 @@ TASKS = {
         "quick": ["text-512-cfg", "zimage", "wan13b-480p", "check-2x6x40-f3", "check-2x12x3072-f3"],
         "extra_shapes": _NORM_FUSION_CLASSES,
     },
+    # RoPE: SGLang's CUDA path is FlashInfer's apply_rope_with_cos_sin_cache_inplace (not in the
+    # sglang tree); the Triton kernel _apply_rotary_emb runs (HunyuanVideo, Z-Image) is recorded.
+    "rope": {
+        "mirror": f"{KERNELS}/ops/diffusion/rope/rotary_triton.py",
+        "quick": ["flux1", "ltx2-video", "partial-r40", "odd-r36-d96", "check-d30"],
+        "extra_shapes": [],
+    },
+    # Fused QK-norm + RoPE: SGLang's JIT qknorm_rope.cuh behind qknorm_rope_jit.py; the wrapper
+    # is recorded (the .cuh's kernel takes a __grid_constant__ struct: context/qknorm_rope.md).
+    "qknorm_rope": {
+        "mirror": f"{KERNELS}/ops/diffusion/rope/qknorm_rope_jit.py",
+        "quick": ["flux1", "partial-r64", "neox-r32", "d64", "check-r96"],
+        "extra_shapes": [],
+    },
     "residual_gate_norm_scale_shift": {
         "mirror": f"{KERNELS}/ops/diffusion/norm/scale_residual_norm_cutedsl.py",
         "quick": ["text-512-cfg", "zimage", "wan13b-480p", "check-2x6x40-f3", "check-2x12x3072-f3"],

@@ -3,7 +3,8 @@ applies where (bench/peers/family.py and the family modules), all without torch.
 import unittest
 
 from bench.tests._path import FIXTURES, ROOT
-from peers import cases, family, gated_act, layernorm, norm_scale_shift, residual_gate_norm_scale_shift, rmsnorm, scale_shift
+from peers import (cases, family, gated_act, layernorm, norm_scale_shift, qknorm_rope, residual_gate_norm_scale_shift,
+                   rmsnorm, rope, scale_shift)
 
 
 def one(spec_file, label):
@@ -113,3 +114,31 @@ class BindTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RopeTest(unittest.TestCase):
+    """The rope family binds q and k as its outputs; SGLang's Triton kernel applies where
+    _apply_rotary_emb runs it: interleaved pairs over the whole head."""
+    def case(self, label):
+        return one(ROOT / "tasks/rope/task.json", label)
+
+    def test_binds_q_and_k_with_the_dims(self):
+        b = rope.bind(self.case("partial-r64 bf16 neox pos_dtype=i32"))
+        self.assertEqual((b.N, b.H, b.D, b.R, b.neox), (333, 5, 128, 64, True))
+        self.assertEqual(b.outputs, {"q": "q", "k": "k"})
+
+    def test_triton_applies_to_interleaved_full_rotary_only(self):
+        triton = peer(rope, "sglang_triton")
+        self.assertIsNone(triton.applies(rope.bind(self.case("flux1 bf16 noneox pos_dtype=i64"))))
+        self.assertIn("NeoX", triton.applies(rope.bind(self.case("ltx2-video bf16 neox pos_dtype=i64"))))
+        self.assertIn("partial rotary", triton.applies(rope.bind(self.case("partial-r64 bf16 noneox pos_dtype=i64"))))
+        self.assertIsNone(peer(rope, "torch").applies(rope.bind(self.case("partial-r64 bf16 neox pos_dtype=i64"))))
+
+
+class QknormRopeTest(unittest.TestCase):
+    def test_binds_q_and_k_with_eps(self):
+        c = one(ROOT / "tasks/qknorm_rope/task.json", "neox-r32 fp16 neox pos_dtype=i32")
+        b = qknorm_rope.bind(c)
+        self.assertEqual((b.N, b.H, b.D, b.R, b.neox), (45, 4, 128, 32, True))
+        self.assertEqual(b.outputs, {"q": "q", "k": "k"})
+        self.assertAlmostEqual(b.eps, 1e-6)

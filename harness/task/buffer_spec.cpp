@@ -76,7 +76,10 @@ model::Role parse_role(const Field& f) {
   f.fail(fmt::format("expected one of in, out, inout, got \"{}\"", s));
 }
 
-// "$dtype", a dtype name, or "$<axis>" naming a string axis whose values are dtype names or "same".
+bool integer_dtype_name(const std::string& v) { return parse_dtype(v) && dtype_is_integer(*parse_dtype(v)); }
+
+// "$dtype", a dtype name, or "$<axis>" naming a string axis whose values are floating dtype names
+// or "same", or all integer dtype names (i32 / i64: RoPE's positions come as either).
 std::string parse_buffer_dtype(const Field& f, const TaskSpec& spec) {
   if (!f.present()) return "$dtype";
   std::string d = f.string();
@@ -86,11 +89,14 @@ std::string parse_buffer_dtype(const Field& f, const TaskSpec& spec) {
     if (axis == spec.axes.end() || axis->kind != model::AxisKind::string)
       f.fail(fmt::format("expected \"$dtype\", a dtype ({}) or \"$<string axis>\"; no string axis is named \"{}\"",
                          join_names(kDtypeNames), d.substr(1)));
-    for (const auto& v : axis->strings)
-      if (v != "same" && (!parse_dtype(v) || dtype_is_integer(*parse_dtype(v))))
-        f.fail(fmt::format("axis \"{}\" chooses this buffer's dtype, so its values must be bf16, fp16, fp32 or same; "
-                           "it has \"{}\"",
+    const bool integers = integer_dtype_name(axis->strings.front());
+    for (const auto& v : axis->strings) {
+      const bool fits = integers ? integer_dtype_name(v) : v == "same" || (parse_dtype(v) && !integer_dtype_name(v));
+      if (!fits)
+        f.fail(fmt::format("axis \"{}\" chooses this buffer's dtype, so its values must be bf16, fp16, fp32 or same, "
+                           "or all of them i32 or i64; it has \"{}\"",
                            axis->name, v));
+    }
     return d;
   }
   f.fail(fmt::format("expected \"$dtype\", a dtype ({}) or \"$<string axis>\", got \"{}\"", join_names(kDtypeNames), d));
@@ -152,6 +158,14 @@ ViewSpec parse_view(const Field& f, const std::vector<BufferSpec>& earlier, size
 }
 
 }  // namespace
+
+bool buffer_dtype_is_integer(const std::string& dtype, const TaskSpec& spec) {
+  if (dtype.size() > 1 && dtype[0] == '$' && dtype != "$dtype") {
+    auto axis = std::find_if(spec.axes.begin(), spec.axes.end(), [&](const model::Axis& a) { return a.name == dtype.substr(1); });
+    return axis != spec.axes.end() && !axis->strings.empty() && integer_dtype_name(axis->strings.front());
+  }
+  return integer_dtype_name(dtype);
+}
 
 std::map<DType, model::Tolerance> parse_tolerance(const Field& f, const std::vector<DType>& fill_in) {
   std::map<DType, model::Tolerance> out;
@@ -225,8 +239,7 @@ std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec) {
       if (e["init"].present()) e["init"].fail("a view has no init of its own: its storage's init fills it");
       if (e["dtype"].present()) e["dtype"].fail("a view has its storage's dtype; leave dtype out");
     }
-    const std::optional<DType> fixed = parse_dtype(b.dtype);
-    const bool integer = fixed && dtype_is_integer(*fixed);
+    const bool integer = buffer_dtype_is_integer(b.dtype, spec);
     if (b.role == model::Role::out && e["init"].present())
       e["init"].fail("an out buffer is poisoned before every launch, never filled: leave init out (inout buffers are filled)");
     if (!b.view && b.role != model::Role::out) b.init = parse_init(e["init"], integer, known);

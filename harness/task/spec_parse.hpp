@@ -39,6 +39,10 @@ std::map<DType, model::ErrorFactor> parse_error_factor(const Field& f, const std
 // The optional "axes" array (task/buffer_spec.cpp); names are added to `taken`.
 std::vector<model::Axis> parse_axes(const Field& f, std::vector<std::string>& taken);
 
+// Whether a buffer's dtype field ("$dtype", a dtype, "$<axis>") names integers: i32 / i64, or a
+// string axis whose values are those (task/buffer_spec.cpp).
+bool buffer_dtype_is_integer(const std::string& dtype, const TaskSpec& spec);
+
 // The "buffers" array (task/buffer_spec.cpp); dims, flags and axes must be parsed already.
 std::vector<BufferSpec> parse_buffers(const Field& f, const TaskSpec& spec);
 

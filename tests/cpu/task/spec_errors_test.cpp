@@ -76,6 +76,18 @@ const BadSpec kBadSpecs[] = {
     {"unknown role", [](json& d) { d["buffers"][0]["role"] = "scratch"; }, "buffers[0].role", "expected one of in, out, inout, got \"scratch\""},
     {"version 1 role", [](json& d) { d["buffers"][1]["role"] = "weight"; }, "buffers[1].role", "(ako.task/1's roles: input and weight are now \"in\""},
     {"unknown buffer dtype", [](json& d) { d["buffers"][2]["dtype"] = "int8"; }, "buffers[2].dtype", "expected \"$dtype\", a dtype (bf16, fp16, fp32, i32, i64) or \"$<string axis>\", got \"int8\""},
+    {"dtype axis mixing integers and floats",
+     [](json& d) {
+       d["axes"] = json::array({{{"name", "idx_t"}, {"values", {"i32", "bf16"}}}});
+       d["buffers"][1]["dtype"] = "$idx_t";
+     },
+     "buffers[1].dtype", "its values must be bf16, fp16, fp32 or same, or all of them i32 or i64; it has \"bf16\""},
+    {"integer dtype axis on a buffer filled as floats",
+     [](json& d) {
+       d["axes"] = json::array({{{"name", "idx_t"}, {"values", {"i64", "i32"}}}});
+       d["buffers"][1]["dtype"] = "$idx_t";
+     },
+     "buffers[1].init.dist", "expected \"range\" for an integer buffer, got \"normal\""},
     {"duplicate buffer name", [](json& d) { d["buffers"][2]["name"] = "x"; }, "buffers[2].name", "expected a unique buffer name, got \"x\" again"},
     {"no output buffer", [](json& d) { d["buffers"][2]["role"] = "in"; }, "buffers", "expected at least one buffer with role \"out\" or \"inout\""},
     {"dangling present_if", [](json& d) { d["buffers"][1]["present_if"] = "bias"; }, "buffers[1].present_if", "expression \"bias\" uses unknown identifier 'bias' (known: rows, cols, weight)"},

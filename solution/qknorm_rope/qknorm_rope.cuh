@@ -1,0 +1,168 @@
+#pragma once
+// Fused QK-norm + RoPE in place, the fast candidate. Same math as
+// input/qknorm_rope/qknorm_rope.cuh: per head, r = rsqrt(mean(x^2) + eps), y = x * r * w, RoPE on
+// y with the fp32 cache row of the token's position (interleaved or NeoX pairs, elements R..D-1
+// pass through the norm only), all in fp32, one rounding per element.
+//
+//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK>, the reference's arguments
+//   grid = ceil_div(N * 2 * H, (BLOCK / LANES) * HPG), block = BLOCK; LANES * EPL == D.
+//
+// Layout of the work: a group of LANES consecutive lanes (16 or 32: a half or a whole warp)
+// holds one head, EPL consecutive elements per lane (EPL = 8: one 16-byte access), and takes
+// HPG heads of the flattened (token, q heads then k heads) order one after the other, all HPG
+// heads loaded before the first is reduced (HPG independent loads in flight per lane).
+// - the sum of squares is a butterfly of shuffles inside the group;
+// - interleaved pairs lie inside a lane; NeoX partners are the lane (R / 2) / EPL away, one
+//   shuffle per element;
+// - the weights (the same D values for every head) and the cos/sin slice are read through the
+//   read-only path: L1 hits after the first head of a token;
+// - q and k are read and written once, with 16-byte (EPL = 8) accesses.
+// Requirements (the task's constraints): bf16 or fp16; LANES * EPL == D; R % EPL == 0 and, for
+// NeoX, (R / 2) % EPL == 0 (a lane is all rotated or all passed through; partners whole lanes);
+// q / k / weights aligned to EPL * 2 bytes.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+namespace qknorm_rope_detail {
+
+// 16-bit float <-> fp32 on packed pairs: element 2m is the low half of word m.
+template <typename T> struct Codec;
+
+template <> struct Codec<__nv_bfloat16> {
+  static __device__ __forceinline__ float lo(unsigned w) { return __uint_as_float(w << 16); }
+  static __device__ __forceinline__ float hi(unsigned w) { return __uint_as_float(w & 0xffff0000u); }
+  static __device__ __forceinline__ unsigned pack(float lo, float hi) {
+    unsigned w;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo));
+    return w;
+  }
+};
+
+template <> struct Codec<__half> {
+  static __device__ __forceinline__ float lo(unsigned w) { return __half2float(__ushort_as_half(static_cast<unsigned short>(w))); }
+  static __device__ __forceinline__ float hi(unsigned w) { return __half2float(__ushort_as_half(static_cast<unsigned short>(w >> 16))); }
+  static __device__ __forceinline__ unsigned pack(float lo, float hi) {
+    unsigned w;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo));
+    return w;
+  }
+};
+
+// EPL 16-bit elements as EPL / 2 words, one access of EPL * 2 bytes.
+template <int EPL> struct Chunk {
+  static_assert(EPL == 2 || EPL == 4 || EPL == 8, "EPL must be 2, 4 or 8");
+  unsigned w[EPL / 2];
+};
+
+template <int EPL, bool READ_ONLY> __device__ __forceinline__ Chunk<EPL> load(const void* p) {
+  Chunk<EPL> c;
+  if constexpr (EPL == 8) {
+    const uint4 v = READ_ONLY ? __ldg(static_cast<const uint4*>(p)) : *static_cast<const uint4*>(p);
+    c.w[0] = v.x, c.w[1] = v.y, c.w[2] = v.z, c.w[3] = v.w;
+  } else if constexpr (EPL == 4) {
+    const uint2 v = READ_ONLY ? __ldg(static_cast<const uint2*>(p)) : *static_cast<const uint2*>(p);
+    c.w[0] = v.x, c.w[1] = v.y;
+  } else {
+    c.w[0] = READ_ONLY ? __ldg(static_cast<const unsigned*>(p)) : *static_cast<const unsigned*>(p);
+  }
+  return c;
+}
+
+template <int EPL> __device__ __forceinline__ void store(void* p, const Chunk<EPL>& c) {
+  if constexpr (EPL == 8) {
+    *static_cast<uint4*>(p) = make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]);
+  } else if constexpr (EPL == 4) {
+    *static_cast<uint2*>(p) = make_uint2(c.w[0], c.w[1]);
+  } else {
+    *static_cast<unsigned*>(p) = c.w[0];
+  }
+}
+
+}  // namespace qknorm_rope_detail
+
+template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK>
+__global__ void __launch_bounds__(BLOCK)
+    qknorm_rope_kernel(T* q, T* k, const T* q_weight, const T* k_weight, const float* cos_sin_cache, const IdT* pos,
+                       int N, int H, int D, int R, long long q_stride, long long k_stride, float eps) {
+  using namespace qknorm_rope_detail;
+  using C = Codec<T>;
+  static_assert(LANES == 8 || LANES == 16 || LANES == 32, "a group is a power-of-two part of a warp");
+  constexpr int GROUPS = BLOCK / LANES;
+  const int lane = threadIdx.x % LANES;
+  const unsigned heads = static_cast<unsigned>(N) * 2 * H;
+  const unsigned first = (blockIdx.x * GROUPS + threadIdx.x / LANES) * HPG;
+  const int half = R / 2, d0 = lane * EPL;
+
+  Chunk<EPL> x[HPG];
+  T* ptr[HPG];
+#pragma unroll
+  for (int j = 0; j < HPG; ++j) {
+    const unsigned idx = first + j;
+    ptr[j] = nullptr;
+    if (idx < heads) {
+      const unsigned n = idx / (2 * H), hh = idx - n * (2 * H);
+      ptr[j] = hh < static_cast<unsigned>(H) ? q + n * q_stride + hh * D : k + n * k_stride + (hh - H) * D;
+      x[j] = load<EPL, false>(ptr[j] + d0);
+    } else {
+#pragma unroll
+      for (int w = 0; w < EPL / 2; ++w) x[j].w[w] = 0u;
+    }
+  }
+  const Chunk<EPL> wq = load<EPL, true>(q_weight + d0), wk = load<EPL, true>(k_weight + d0);
+
+#pragma unroll
+  for (int j = 0; j < HPG; ++j) {
+    // Every lane of the group runs the shuffles (a group past the end reduces zeros).
+    float v[EPL], sum = 0.f;
+#pragma unroll
+    for (int w = 0; w < EPL / 2; ++w) {
+      v[2 * w] = C::lo(x[j].w[w]), v[2 * w + 1] = C::hi(x[j].w[w]);
+      sum += v[2 * w] * v[2 * w] + v[2 * w + 1] * v[2 * w + 1];
+    }
+#pragma unroll
+    for (int o = LANES / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, LANES);
+    const float r = rsqrtf(sum / D + eps);
+    const unsigned idx = first + j;
+    const unsigned n = idx / (2 * H);
+    const bool is_q = idx - n * (2 * H) < static_cast<unsigned>(H);
+    const Chunk<EPL>& wt = is_q ? wq : wk;
+#pragma unroll
+    for (int w = 0; w < EPL / 2; ++w) {
+      v[2 * w] *= r * C::lo(wt.w[w]);
+      v[2 * w + 1] *= r * C::hi(wt.w[w]);
+    }
+    const bool rotated = d0 < R;
+    if constexpr (NEOX) {
+      // Partner: the lane (R/2) / EPL away in the group; every lane shuffles (masks are whole).
+      const int span = half / EPL;
+      const bool first_half = d0 < half;
+      const int partner = rotated ? (first_half ? lane + span : lane - span) : lane;
+      float other[EPL];
+#pragma unroll
+      for (int e = 0; e < EPL; ++e) other[e] = __shfl_sync(0xffffffffu, v[e], partner, LANES);
+      if (rotated && idx < heads) {
+        const float* row = cos_sin_cache + static_cast<long long>(pos[n]) * R + (first_half ? d0 : d0 - half);
+#pragma unroll
+        for (int e = 0; e < EPL; ++e) {
+          const float c = __ldg(row + e), s = __ldg(row + half + e);
+          v[e] = first_half ? v[e] * c - other[e] * s : v[e] * c + other[e] * s;
+        }
+      }
+    } else if (rotated && idx < heads) {
+      const float* row = cos_sin_cache + static_cast<long long>(pos[n]) * R + d0 / 2;
+#pragma unroll
+      for (int m = 0; m < EPL / 2; ++m) {
+        const float c = __ldg(row + m), s = __ldg(row + half + m);
+        const float a = v[2 * m], b = v[2 * m + 1];
+        v[2 * m] = a * c - b * s;
+        v[2 * m + 1] = b * c + a * s;
+      }
+    }
+    if (idx < heads) {
+      Chunk<EPL> out;
+#pragma unroll
+      for (int w = 0; w < EPL / 2; ++w) out.w[w] = C::pack(v[2 * w], v[2 * w + 1]);
+      store<EPL>(ptr[j] + d0, out);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+// `ako run task qknorm_rope` on a real GPU: every case correct and timed, the reference meets its
+// fp64 oracle on every check shape; the solution's other lane widths and head counts per group
+// correct on the small shapes; and a candidate that skips the weight is caught.
+#include "gpu_test_support.hpp"
+
+namespace ako::gputest {
+namespace {
+
+TEST(RunQknormRope, EveryCaseIsCorrectAndTheReferenceMeetsItsOracle) {
+  AKO_REQUIRE_GPU();
+  const auto json = temp_json("qknorm-rope-full");
+  const Ran r = run_ako("run task qknorm_rope --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("CORRECT: yes"), std::string::npos) << r.output;
+  const auto j = read_json(json);
+  int compares = 0, checks = 0;
+  for (const auto& c : j["cases"]) {
+    EXPECT_EQ(c["verdict"], "correct") << c.dump();
+    if (c["kind"] == "reference_check") {
+      ++checks;
+      continue;
+    }
+    ++compares;
+    EXPECT_GT(c["solution_time"]["median_us"].get<double>(), 0) << c.dump();
+  }
+  EXPECT_EQ(compares, 42);
+  EXPECT_EQ(checks, 24);
+}
+
+// Whole warps of 4-element lanes, one head per group, 128-thread blocks; and 4 heads per group.
+TEST(RunQknormRope, OtherLaneWidthsAndHeadsPerGroupAreCorrect) {
+  AKO_REQUIRE_GPU();
+  for (const char* params : {"--param LANES=32 --param EPL=4 --param HPG=1 --param BLOCK=128", "--param HPG=4"}) {
+    const auto json = temp_json("qknorm-rope-params");
+    const Ran r = run_ako(std::string("run task qknorm_rope --shapes partial-r64,neox-r32 ") + params +
+                          " --no-time --no-checks --json " + json.string());
+    EXPECT_EQ(r.status, 0) << params << "\n" << r.output;
+    const auto j = read_json(json);
+    EXPECT_EQ(j["cases"].size(), 2u * 2 * 4) << params;
+    for (const auto& c : j["cases"]) EXPECT_EQ(c["verdict"], "correct") << params << "\n" << c.dump();
+  }
+}
+
+TEST(RunQknormRope, SkippingTheWeightIsIncorrect) {
+  AKO_REQUIRE_GPU();
+  const auto json = temp_json("qknorm-rope-broken");
+  const Ran r = run_ako("run task qknorm_rope --shapes flux1,partial-r64 --no-time --no-checks --solution '" +
+                        (workspace() / "tests/tasks/broken/qknorm_rope_skips_weight.cuh").string() + "' --json " +
+                        json.string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["cases"].size(), 2u + 2 * 4);
+  for (const auto& c : j["cases"]) EXPECT_EQ(c["verdict"], "incorrect") << c.dump();
+}
+
+}  // namespace
+}  // namespace ako::gputest
