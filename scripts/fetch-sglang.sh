@@ -46,11 +46,12 @@ sglang/kernels/ops/diffusion/modulate/__init__.py
 sglang/kernels/ops/diffusion/modulate/scale_shift_triton.py
 sglang/kernels/ops/diffusion/modulate/modulate_scale_shift_jit.py
 "
-CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh"
+CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh csrc/elementwise/qknorm.cuh"
 DOC_FILES="
 sglang/kernels/ops/diffusion/__init__.py
 sglang/kernels/ops/diffusion/README.md
 sglang/multimodal_gen/runtime/layers/layernorm.py
+sglang/kernels/ops/layernorm/norm.py
 sglang/multimodal_gen/runtime/layers/elementwise.py
 sglang/multimodal_gen/runtime/models/dits/flux.py
 sglang/multimodal_gen/runtime/models/dits/flux_2.py
