@@ -73,6 +73,13 @@ TASKS = {
         "quick": ["text-512-cfg", "zimage", "wan13b-480p", "check-2x6x40-f3", "check-2x12x3072-f3"],
         "extra_shapes": _NORM_FUSION_CLASSES,
     },
+    # QK RMSNorm in place on q / k views of the packed qkv: apply_qk_norm -> fused_inplace_qknorm
+    # (JIT CUDA, context/qknorm.md). The check shapes reach D = 256 and the narrow across-heads class.
+    "qknorm": {
+        "mirror": f"{KERNELS}/jit/csrc/elementwise/qknorm.cuh",
+        "quick": ["flux1", "ltx-video", "hunyuan-720p", "check-5x3x1x128", "check-7x4x4x256"],
+        "extra_shapes": [],
+    },
 }
 
 
