@@ -1,14 +1,14 @@
 #pragma once
 // QK RMSNorm in place, the fast candidate. Same math as input/qknorm/qknorm.cuh (fp32 sum of
-// squares, x * rsqrt(sum / len + eps) * w, one rounding), on q [N, HQ, D] and k [N, HK, D] inside
+// squares, x * rsqrt(sum / len + eps) * w, one rounding), on q [N, Hq, D] and k [N, Hk, D] inside
 // the packed qkv row of `stride` elements (context/qknorm.md).
 //
-//   template <T, D, HQ, HK, ACROSS, VEC, GROUP, BLOCK, ROWS>
+//   template <T, HEAD_DIM, ACROSS, VEC, GROUP, BLOCK, ROWS, CHUNKS>
 //   grid = ceil_div(N * (NQ + NK), BLOCK / GROUP * ROWS), block = BLOCK, no dynamic shared memory
-//   (NQ = ACROSS ? 1 : HQ rows of q per token, NK likewise for k).
+//   (NQ = ACROSS ? 1 : Hq rows of q per token, NK likewise for k).
 //
-// Work: the rows of a token are its q rows then its k rows (per head: HQ + HK rows of D; across
-// heads: one q row of HQ * D and one k row of HK * D). Row g is token g / (NQ + NK). A group of
+// Work: the rows of a token are its q rows then its k rows (per head: Hq + Hk rows of HEAD_DIM;
+// across heads: one q row of Hq * HEAD_DIM and one k row of Hk * HEAD_DIM). Row g is token g / (NQ + NK). A group of
 // GROUP consecutive threads owns a row; a block holds BLOCK / GROUP groups and each group takes
 // ROWS rows, g = (blockIdx.x * ROWS + i) * GROUPS + group, so at every step a block's groups touch
 // consecutive rows (the heads of a token are contiguous: coalesced 16-byte accesses).
@@ -16,10 +16,11 @@
 // - every chunk of all ROWS rows is loaded before any reduction (ROWS * CHUNKS independent VEC-wide
 //   loads in flight per thread) and kept in registers for the store: each element crosses DRAM
 //   once each way; the weight ([D] or [H * D], L1/L2-resident) is read at the store;
-// - compile-time D, HQ, HK: the row-to-token division is by a constant, the row length static;
+// - compile-time HEAD_DIM (SGLang's JIT builds one module per head_dim too): a per-head row's length
+//   and chunk count are static; heads are run-time, as in the engine, so one build serves every model;
 // - reductions are shuffles inside the group; a group wider than a warp adds one shared-memory
 //   exchange and one __syncthreads.
-// Requirements: D % VEC == 0 (then every row starts VEC-aligned), q, k, weights aligned to
+// Requirements: HEAD_DIM % VEC == 0 (then every row starts VEC-aligned), q, k, weights aligned to
 // VEC * sizeof(T) bytes, stride a multiple of VEC.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -98,22 +99,23 @@ template <int VEC> __device__ __forceinline__ void store(void* p, const Chunk<VE
 
 }  // namespace qknorm_detail
 
-template <typename T, int D, int HQ, int HK, bool ACROSS, int VEC, int GROUP, int BLOCK, int ROWS>
-__global__ void __launch_bounds__(BLOCK) qknorm_kernel(T* q, T* k, const T* q_weight, const T* k_weight, int N,
-                                                       int /*Hq*/, int /*Hk*/, long long stride, float eps) {
+template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int GROUP, int BLOCK, int ROWS, int CHUNKS>
+__global__ void __launch_bounds__(BLOCK) qknorm_kernel(T* q, T* k, const T* q_weight, const T* k_weight, int N, int Hq,
+                                                       int Hk, long long stride, float eps) {
   using namespace qknorm_detail;
   static_assert(GROUP > 0 && (GROUP & (GROUP - 1)) == 0 && BLOCK % GROUP == 0, "GROUP: a power of two dividing BLOCK");
-  static_assert(D % VEC == 0, "D must be a multiple of VEC");
-  constexpr int kNQ = ACROSS ? 1 : HQ, kNK = ACROSS ? 1 : HK;
-  constexpr int kRowsPerToken = kNQ + kNK;
-  constexpr int kLenQ = ACROSS ? HQ * D : D, kLenK = ACROSS ? HK * D : D;
-  constexpr int kMaxLen = kLenQ > kLenK ? kLenQ : kLenK;
-  constexpr int kChunks = (kMaxLen + GROUP * VEC - 1) / (GROUP * VEC);
+  static_assert(HEAD_DIM % VEC == 0, "HEAD_DIM must be a multiple of VEC");
+  // Per head a row is HEAD_DIM long (compile time); across heads Hq * HEAD_DIM or Hk * HEAD_DIM, at
+  // most CHUNKS accesses per lane (the task's constraints).
+  constexpr int kChunks = ACROSS ? CHUNKS : (HEAD_DIM + GROUP * VEC - 1) / (GROUP * VEC);
   constexpr int kGroups = BLOCK / GROUP;
   constexpr int kWarpsPerGroup = GROUP > 32 ? GROUP / 32 : 1;
+  const unsigned rows_q = ACROSS ? 1u : static_cast<unsigned>(Hq);
+  const unsigned rows_per_token = ACROSS ? 2u : static_cast<unsigned>(Hq + Hk);
+  const int len_q = ACROSS ? Hq * HEAD_DIM : HEAD_DIM, len_k = ACROSS ? Hk * HEAD_DIM : HEAD_DIM;
 
   const int group = threadIdx.x / GROUP, lane = threadIdx.x % GROUP;
-  const long long total = static_cast<long long>(N) * kRowsPerToken;
+  const unsigned total = static_cast<unsigned>(N) * rows_per_token;  // < 2^31 (constraint)
 
   Chunk<VEC> x[ROWS][kChunks];
   T* base[ROWS];
@@ -122,13 +124,14 @@ __global__ void __launch_bounds__(BLOCK) qknorm_kernel(T* q, T* k, const T* q_we
   float sum[ROWS];
 #pragma unroll
   for (int i = 0; i < ROWS; ++i) {
-    const long long g = (static_cast<long long>(blockIdx.x) * ROWS + i) * kGroups + group;
-    const long long token = g / kRowsPerToken;
-    const int r = static_cast<int>(g - token * kRowsPerToken);
-    q_row[i] = r < kNQ;
+    const unsigned g = (blockIdx.x * ROWS + i) * kGroups + group;
+    const unsigned token = g / rows_per_token;
+    const unsigned r = g - token * rows_per_token;
+    q_row[i] = r < rows_q;
     // rows past the end read nothing and store nothing, but still join every reduction
-    len[i] = g < total ? (q_row[i] ? kLenQ : kLenK) : 0;
-    base[i] = (q_row[i] ? q : k) + token * stride + static_cast<long long>(q_row[i] ? r : r - kNQ) * D;
+    len[i] = g < total ? (q_row[i] ? len_q : len_k) : 0;
+    base[i] = (q_row[i] ? q : k) + static_cast<long long>(token) * stride +
+              static_cast<long long>(q_row[i] ? r : r - rows_q) * HEAD_DIM;
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
       const int e = (c * GROUP + lane) * VEC;

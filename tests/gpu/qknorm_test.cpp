@@ -78,9 +78,9 @@ TEST(RunQknorm, OtherGroupSizesAndTailsAreCorrect) {
   // Pairs of (per-head, across-heads) parameters, each a class of the copy's default.json; all fit
   // the constraints on the three shapes (rows of 128 and 256; across: 640, 5120 and 768).
   const std::vector<std::pair<nlohmann::json, nlohmann::json>> pairs = {
-      {{{"GROUP", 8}, {"VEC", 8}, {"ROWS", 1}, {"BLOCK", 64}}, {{"GROUP", 64}, {"VEC", 8}, {"ROWS", 1}, {"BLOCK", 256}}},
-      {{{"GROUP", 16}, {"VEC", 4}, {"ROWS", 4}, {"BLOCK", 128}}, {{"GROUP", 512}, {"VEC", 2}, {"ROWS", 1}, {"BLOCK", 1024}}},
-      {{{"GROUP", 32}, {"VEC", 2}, {"ROWS", 2}, {"BLOCK", 256}}, {{"GROUP", 128}, {"VEC", 8}, {"ROWS", 2}, {"BLOCK", 512}}}};
+      {{{"GROUP", 8}, {"VEC", 8}, {"ROWS", 1}, {"BLOCK", 64}, {"CHUNKS", 1}}, {{"GROUP", 64}, {"VEC", 8}, {"ROWS", 1}, {"BLOCK", 256}, {"CHUNKS", 10}}},
+      {{{"GROUP", 16}, {"VEC", 4}, {"ROWS", 4}, {"BLOCK", 128}, {"CHUNKS", 1}}, {{"GROUP", 512}, {"VEC", 2}, {"ROWS", 1}, {"BLOCK", 1024}, {"CHUNKS", 5}}},
+      {{{"GROUP", 32}, {"VEC", 2}, {"ROWS", 2}, {"BLOCK", 256}, {"CHUNKS", 1}}, {{"GROUP", 128}, {"VEC", 8}, {"ROWS", 2}, {"BLOCK", 512}, {"CHUNKS", 5}}}};
   for (const auto& [per_head, across] : pairs) {
     const nlohmann::json config = {
         {"schema", "ako.config/1"},

@@ -50,6 +50,9 @@ TEST(QknormTask, SpecLoadsWithItsDimsDtypesFormAndTolerance) {
   EXPECT_EQ(s.dims, (std::vector<std::string>{"N", "Hq", "Hk", "D"}));
   EXPECT_EQ(s.dtypes, (std::vector<DType>{DType::bf16, DType::fp16}));
   EXPECT_EQ(s.flags, (std::vector<std::string>{"across_heads"}));
+  ASSERT_EQ(s.axes.size(), 1u);  // the compile-time head_dim, tied to each shape's D by `when`
+  EXPECT_EQ(s.axes[0].name, "head_dim");
+  EXPECT_EQ(s.axes[0].integers, (std::vector<int64_t>{64, 128, 256}));
   for (DType t : {DType::bf16, DType::fp16}) {
     EXPECT_DOUBLE_EQ(s.tolerance.at(t).atol, 1e-2);  // SGLang's test_qknorm.py
     EXPECT_DOUBLE_EQ(s.tolerance.at(t).rtol, 1e-2);
@@ -81,17 +84,17 @@ TEST(QknormTask, CasesAreEveryShapeDtypeAndFormWithStableLabels) {
   for (const auto& c : cases) (c.kind == "compare" ? compares : checks) += 1;
   EXPECT_EQ(compares, 6 * 2 * 2);
   EXPECT_EQ(checks, 6 * 2 * 2);
-  EXPECT_EQ(cases[0].label(), "flux1 bf16 across_heads");
-  EXPECT_EQ(cases[1].label(), "flux1 bf16 noacross_heads");
-  const Case& head = find_case(cases, "wan14b-480p fp16 noacross_heads");
+  EXPECT_EQ(cases[0].label(), "flux1 bf16 across_heads head_dim=128");
+  EXPECT_EQ(cases[1].label(), "flux1 bf16 noacross_heads head_dim=128");
+  const Case& head = find_case(cases, "wan14b-480p fp16 noacross_heads head_dim=128");
   EXPECT_EQ(head.reference.name_expression, "qknorm_reference<__half, 128, false>");
   EXPECT_EQ(head.reference.grid[1], 80u);  // one block per head of q and k
-  EXPECT_EQ(head.solution->name_expression, "qknorm_kernel<__half, 128, 40, 40, false, 8, 16, 256, 2>");
+  EXPECT_EQ(head.solution->name_expression, "qknorm_kernel<__half, 128, false, 8, 16, 256, 2, 1>");
   EXPECT_EQ(head.solution->grid[0], static_cast<uint32_t>((32760 * 80 + 31) / 32));  // 16 groups x 2 rows
-  const Case& across = find_case(cases, "wan14b-480p bf16 across_heads");
+  const Case& across = find_case(cases, "wan14b-480p bf16 across_heads head_dim=128");
   EXPECT_EQ(across.reference.grid[1], 2u);  // one row of q, one of k
-  EXPECT_EQ(across.solution->name_expression, "qknorm_kernel<__nv_bfloat16, 128, 40, 40, true, 8, 128, 256, 1>");
-  const Case& check = find_case(cases, "check-5x3x1x128 bf16 noacross_heads");
+  EXPECT_EQ(across.solution->name_expression, "qknorm_kernel<__nv_bfloat16, 128, true, 8, 128, 256, 1, 5>");
+  const Case& check = find_case(cases, "check-5x3x1x128 bf16 noacross_heads head_dim=128");
   EXPECT_EQ(check.kind, "reference_check");
   ASSERT_TRUE(check.oracle);
   EXPECT_EQ(check.oracle->name_expression, "qknorm_oracle<128, false>");
@@ -101,9 +104,9 @@ TEST(QknormTask, CasesAreEveryShapeDtypeAndFormWithStableLabels) {
 
 TEST(QknormTask, QAndKAreViewsOfThePackedQkvAndBytesCountThemTwice) {
   const auto cases = expand_cases(spec(), {}, {}, false);
-  for (const char* label : {"hunyuan-720p bf16 noacross_heads", "hunyuan-720p bf16 across_heads"}) {
+  for (const char* label : {"hunyuan-720p bf16 noacross_heads head_dim=128", "hunyuan-720p bf16 across_heads head_dim=128"}) {
     const Case& c = find_case(cases, label);
-    const bool across = std::string(label).ends_with(" across_heads");
+    const bool across = std::string(label).find(" across_heads") != std::string::npos;
     const int64_t N = 118800, H = 24, D = 128, row = 3 * H * D;
     EXPECT_EQ(buffer(c, "qkv").count, static_cast<uint64_t>(N * row));
     const auto& q = buffer(c, "q");
@@ -121,12 +124,19 @@ TEST(QknormTask, QAndKAreViewsOfThePackedQkvAndBytesCountThemTwice) {
   }
 }
 
+TEST(QknormTask, EachShapeRunsOnlyItsOwnHeadDim) {
+  for (const auto& c : expand_cases(spec(), {}, {}, true))
+    EXPECT_EQ(std::get<int64_t>(c.axes.at("head_dim")), c.shape->dims.at("D")) << c.label();
+}
+
 TEST(QknormTask, DefaultConfigClassesFitEveryShape) {
   for (const auto& c : expand_cases(spec(), {}, {}, false)) {
     const bool across = c.flags.at("across_heads");
     const int64_t D = c.shape->dims.at("D");
     if (across) {
       EXPECT_EQ(c.config_class, "across-heads") << c.label();
+      // the row in registers: CHUNKS accesses of GROUP x VEC per lane cover H * D
+      EXPECT_GE(c.params.at("CHUNKS") * c.params.at("GROUP") * c.params.at("VEC"), c.shape->dims.at("Hq") * D) << c.label();
     } else {
       EXPECT_EQ(c.config_class, "head-dim-" + std::to_string(D)) << c.label();
       EXPECT_EQ(c.params.at("GROUP") * c.params.at("VEC"), D) << c.label() << ": one 16-byte access per lane";
@@ -153,7 +163,7 @@ TEST(QknormTask, SglangIsLaunchedAsItsRunWouldOnPerHeadCases) {
   Scratch scratch(true);
   const TaskSpec s = scratch.spec();
   const auto cases = expand_cases(s, {}, {}, false);
-  const Case& flux = find_case(cases, "flux1 bf16 noacross_heads");
+  const Case& flux = find_case(cases, "flux1 bf16 noacross_heads head_dim=128");
   ASSERT_EQ(flux.baselines.size(), 1u);
   ASSERT_TRUE(flux.baselines[0].kernel) << flux.baselines[0].absent_reason;
   const KernelInstance& k = *flux.baselines[0].kernel;
@@ -163,7 +173,7 @@ TEST(QknormTask, SglangIsLaunchedAsItsRunWouldOnPerHeadCases) {
   const auto& opts = flux.baselines[0].options;
   EXPECT_NE(std::find(opts.begin(), opts.end(), "-std=c++20"), opts.end());
   EXPECT_NE(std::find(opts.begin(), opts.end(), "-default-device"), opts.end());
-  const Case& across = find_case(cases, "flux1 bf16 across_heads");
+  const Case& across = find_case(cases, "flux1 bf16 across_heads head_dim=128");
   EXPECT_FALSE(across.baselines[0].kernel);
   EXPECT_EQ(across.baselines[0].absent_reason, "not applicable to this case (when: !across_heads)");
 }
@@ -171,7 +181,7 @@ TEST(QknormTask, SglangIsLaunchedAsItsRunWouldOnPerHeadCases) {
 TEST(QknormTask, SglangNotFetchedIsSaidPerCase) {
   Scratch scratch(false);
   const TaskSpec s = scratch.spec();
-  const auto& b = find_case(expand_cases(s, {}, {}, false), "ltx-video fp16 noacross_heads").baselines[0];
+  const auto& b = find_case(expand_cases(s, {}, {}, false), "ltx-video fp16 noacross_heads head_dim=64").baselines[0];
   EXPECT_FALSE(b.kernel);
   EXPECT_NE(b.absent_reason.find("not installed: peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/qknorm.cuh "
                                  "is missing; run scripts/fetch-sglang.sh"),
@@ -215,8 +225,9 @@ TEST(QknormTask, CompilesForSm90aWithoutSpills) {
     // SGLang's run() sizes its persistent grid as 16 blocks of 128 threads per SM: 32 registers.
     if (row.role == "baseline sglang") EXPECT_LE(row.regs, 32) << row.kernel;
   }
-  // (4 head layouts: 24x128, 32x64, 12x128, 40x128) x 2 forms x 2 dtypes
-  EXPECT_EQ(solutions, 4 * 2 * 2) << r.out;
+  // head_dim 128 and 64 (the shapes' D; heads are run-time) x 2 forms x 2 dtypes; across heads
+  // one CHUNKS for every width
+  EXPECT_EQ(solutions, 2 * 2 * 2) << r.out;
   if (sglang_fetched())
     EXPECT_EQ(baselines, 2 * 2) << r.out;  // D = 128 (half warp) and 64 (warp), bf16 and fp16
   else

@@ -9,21 +9,21 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-template <typename T, int D, int HQ, int HK, bool ACROSS, int VEC, int GROUP, int BLOCK, int ROWS>
-__global__ void qknorm_kernel(T* q, T* k, const T* q_weight, const T* /*k_weight*/, int N, int, int,
+template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int GROUP, int BLOCK, int ROWS, int CHUNKS>
+__global__ void qknorm_kernel(T* q, T* k, const T* q_weight, const T* /*k_weight*/, int N, int Hq, int Hk,
                               long long stride, float eps) {
-  constexpr int kNQ = ACROSS ? 1 : HQ, kNK = ACROSS ? 1 : HK, kRowsPerToken = kNQ + kNK;
+  const int nq = ACROSS ? 1 : Hq, rows_per_token = ACROSS ? 2 : Hq + Hk;
   constexpr long long kRowsPerBlock = static_cast<long long>(BLOCK / GROUP) * ROWS;
-  const long long total = static_cast<long long>(N) * kRowsPerToken;
+  const long long total = static_cast<long long>(N) * rows_per_token;
   const long long first = blockIdx.x * kRowsPerBlock;
   const long long end = first + kRowsPerBlock < total ? first + kRowsPerBlock : total;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (long long g = first + warp; g < end; g += BLOCK / 32) {
-    const long long token = g / kRowsPerToken;
-    const int r = static_cast<int>(g % kRowsPerToken);
-    const bool is_q = r < kNQ;
-    const int len = ACROSS ? (is_q ? HQ : HK) * D : D;
-    T* row = (is_q ? q : k) + token * stride + static_cast<long long>(is_q ? r : r - kNQ) * D;
+    const long long token = g / rows_per_token;
+    const int r = static_cast<int>(g % rows_per_token);
+    const bool is_q = r < nq;
+    const int len = ACROSS ? (is_q ? Hq : Hk) * HEAD_DIM : HEAD_DIM;
+    T* row = (is_q ? q : k) + token * stride + static_cast<long long>(is_q ? r : r - nq) * HEAD_DIM;
     const T* w = q_weight;  // the bug: k_weight is never read
     float sum = 0.f;
     for (int i = lane; i < len; i += 32) sum += static_cast<float>(row[i]) * static_cast<float>(row[i]);
