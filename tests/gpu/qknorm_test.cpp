@@ -50,7 +50,9 @@ TEST(RunQknorm, EveryShapeDtypeAndFormIsCorrect) {
   EXPECT_EQ(per_shape.size(), 6u);
   for (const auto& [shape, n] : per_shape) EXPECT_EQ(n, 4) << shape << ": bf16/fp16 x per head/across heads";
   EXPECT_EQ(checks, 6 * 2 * 2);
-  if (sglang_fetched()) EXPECT_EQ(baselines_run, 6 * 2);
+  if (sglang_fetched()) {
+    EXPECT_EQ(baselines_run, 6 * 2);
+  }
 }
 
 // The solution's other paths on small odd shapes: groups of 64 to 512 lanes (shared-memory

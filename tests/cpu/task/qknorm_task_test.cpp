@@ -181,7 +181,8 @@ TEST(QknormTask, SglangIsLaunchedAsItsRunWouldOnPerHeadCases) {
 TEST(QknormTask, SglangNotFetchedIsSaidPerCase) {
   Scratch scratch(false);
   const TaskSpec s = scratch.spec();
-  const auto& b = find_case(expand_cases(s, {}, {}, false), "ltx-video fp16 noacross_heads head_dim=64").baselines[0];
+  const auto cases = expand_cases(s, {}, {}, false);
+  const auto& b = find_case(cases, "ltx-video fp16 noacross_heads head_dim=64").baselines[0];
   EXPECT_FALSE(b.kernel);
   EXPECT_NE(b.absent_reason.find("not installed: peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/qknorm.cuh "
                                  "is missing; run scripts/fetch-sglang.sh"),
@@ -223,15 +224,18 @@ TEST(QknormTask, CompilesForSm90aWithoutSpills) {
     EXPECT_EQ(row.stack, 0) << row.role << " " << row.kernel << ": local memory";
     EXPECT_GT(row.regs, 0) << row.role << " " << row.kernel;
     // SGLang's run() sizes its persistent grid as 16 blocks of 128 threads per SM: 32 registers.
-    if (row.role == "baseline sglang") EXPECT_LE(row.regs, 32) << row.kernel;
+    if (row.role == "baseline sglang") {
+      EXPECT_LE(row.regs, 32) << row.kernel;
+    }
   }
   // head_dim 128 and 64 (the shapes' D; heads are run-time) x 2 forms x 2 dtypes; across heads
   // one CHUNKS for every width
   EXPECT_EQ(solutions, 2 * 2 * 2) << r.out;
-  if (sglang_fetched())
+  if (sglang_fetched()) {
     EXPECT_EQ(baselines, 2 * 2) << r.out;  // D = 128 (half warp) and 64 (warp), bf16 and fp16
-  else
+  } else {
     EXPECT_TRUE(testsupport::has(r.out, "baseline sglang: not installed")) << r.out;
+  }
 }
 
 // Every class of default.json, D = 256 and a narrow across-heads row included, and the broken
