@@ -15,6 +15,10 @@ struct PreparedRequest {
   CompileRequest request;
   Toolkit toolkit;
   std::string source_text;           // the bytes the key was computed over, compiled as is
+  // The name NVRTC gets: it looks up the program's quoted includes next to this path, read from
+  // the current folder. The display name when that is the source itself, else the absolute path
+  // (a run with --root elsewhere must not read the current folder's copy of a header).
+  std::string program_name;
   std::vector<std::string> name_expressions;  // sorted, each once
   std::vector<std::string> options;  // exactly what NVRTC gets
   std::string key;

@@ -63,7 +63,7 @@ std::optional<MissingKernels> explain_missing_kernels(const std::string& log, co
 
 BuiltProgram build(const PreparedRequest& p) {
   const auto& name = p.request.display_name;
-  NvrtcProgram program(p.source_text, name);
+  NvrtcProgram program(p.source_text, p.program_name);
   for (const auto& e : p.name_expressions) program.add_name_expression(e);
 
   BuiltProgram b;

@@ -95,6 +95,9 @@ PreparedRequest prepare(const CompileRequest& req, const CompileOptions& opt) {
   if (p.request.display_name.empty()) p.request.display_name = p.request.source.filename().string();
   p.toolkit = resolve_toolkit(opt.cuda_home);
   check_source_location(p.request.source, p.request.display_name, req.include_roots);
+  std::error_code ec;
+  p.program_name = fs::equivalent(p.request.display_name, p.request.source, ec) ? p.request.display_name
+                                                                               : p.request.source.string();
   p.source_text = read_file(p.request.source);
 
   p.name_expressions = req.name_expressions;
@@ -125,8 +128,7 @@ PreparedRequest prepare(const CompileRequest& req, const CompileOptions& opt) {
   for (const auto& o : p.options) h.field("option", o);
   for (const auto& e : p.name_expressions) h.field("name_expression", e);
   h.field("source", p.source_text);
-  const fs::path name_dir = fs::path(p.request.display_name).parent_path();
-  const fs::path main_dir = name_dir.empty() ? fs::current_path() : fs::absolute(name_dir);
+  const fs::path main_dir = fs::absolute(fs::path(p.program_name)).parent_path();
   // Every #include is checked here, before NVRTC sees the program (include_scan.hpp).
   for (const auto& header : scan_local_includes(p.request.source, p.source_text, main_dir, include_dirs_of(p.options),
                                                 p.toolkit.include_dirs, req.include_roots, p.request.display_name)) {

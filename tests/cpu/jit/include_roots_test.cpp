@@ -118,6 +118,28 @@ TEST(IncludeRoots, IncludesInsideTheWorkspaceCompile) {
   EXPECT_TRUE(has_elf_magic(m.cubin));
 }
 
+// A workspace elsewhere than the current folder (`ako gate --root WS` run from a checkout that
+// has the same tree): a quoted include relative to the file reads the workspace's header, not
+// the current folder's copy at the same relative path (NVRTC looks next to the program's name).
+TEST(IncludeRoots, ARelativeIncludeReadsTheWorkspaceNotTheCurrentFolder) {
+  Workspace w;
+  const fs::path decoy = w.tmp.path() / "cwd";
+  fs::create_directories(decoy / "input" / "t");
+  fs::create_directories(decoy / "solution" / "t");
+  write_text(decoy / "input" / "t" / "shared.cuh", "#error the current folder's copy was read\n");
+  const fs::path before = fs::current_path();
+  fs::current_path(decoy);
+  try {
+    const auto m = compile(w.request("#include \"../../input/t/shared.cuh\"\n"
+                                     "__global__ void k(float* o) { *o = shared_value(); }\n"),
+                           w.options());
+    EXPECT_TRUE(has_elf_magic(m.cubin));
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+  fs::current_path(before);
+}
+
 TEST(IncludeDirectives, LexesLikeThePreprocessor) {
   const auto d = include_directives(
       "#include \"a.h\"\n"
