@@ -42,7 +42,7 @@ class DryRunTest(unittest.TestCase):
     def test_a_storage_reached_through_views_counts_through_them(self):
         # qknorm: q and k read and written, v (the last third of qkv) never: 2 x 2 x 4608 x 48 x 128
         text = dry("qknorm", "--shapes", "flux1", "--dtypes", "bf16")
-        self.assertRegex(text, r"flux1 bf16 noacross_heads\s+113\.2 MB")
+        self.assertRegex(text, r"flux1 bf16 noacross_heads head_dim=128\s+113\.2 MB")
 
     def test_not_applicable_peers_say_why(self):
         text = dry(str(FIXTURES / "scale_shift.json"), "--shapes", "wan14b-480p", "--dtypes", "bf16")
