@@ -2,7 +2,9 @@
 # On the GPU machine (carry ["bundle","peers"]): the checks of one session in one call, logs in
 # $OUT: the whole GPU test suite (the iterate test keeps its `ako report`, AKO_REPORT_OUT), three
 # warm `ako run task rmsnorm` timed from outside, and `ako run task layernorm`.
-#   OUT=out scripts/gpu-final.sh
+#   OUT=out [FILTER=<gtest filter>] scripts/gpu-final.sh
+# FILTER limits the GPU tests (default: all of them). Each warm run's line adds the precision
+# check's seconds by step, summed over the cases (check_parts_s in the run JSON).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}; mkdir -p "$OUT"
@@ -12,12 +14,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$S"
 $B/ako run task rmsnorm --no-progress --json "$OUT/rms-cold.json" > "$OUT/rms-cold.txt" 2>&1
 for i in 1 2 3; do
   t0=$(date +%s.%N); $B/ako run task rmsnorm --no-progress --json "$OUT/rms-warm-$i.json" > "$OUT/rms-warm-$i.txt" 2>&1; rc=$?
-  t1=$(date +%s.%N); echo "warm rmsnorm $i: rc $rc $(python3 -c "print(f'{$t1-$t0:.3f}')") s; validate $(python3 -c "import json;print(round(json.load(open('$OUT/rms-warm-$i.json'))['phases']['validate_s'],3))") s" | tee -a "$S"
+  t1=$(date +%s.%N); echo "warm rmsnorm $i: rc $rc $(python3 -c "print(f'{$t1-$t0:.3f}')") s; validate $(python3 -c "import json;print(round(json.load(open('$OUT/rms-warm-$i.json'))['phases']['validate_s'],3))") s; precision $(python3 scripts/precision_split.py "$OUT/rms-warm-$i.json")" | tee -a "$S"
 done
 grep -E "^(CORRECT|SPEEDUP|BASELINE)" "$OUT/rms-warm-1.txt" | tee -a "$S"
 $B/ako run task layernorm --no-progress --json "$OUT/layernorm-run.json" > "$OUT/layernorm-run.txt" 2>&1
-echo "layernorm run rc $?" | tee -a "$S"; grep -E "^(config|CORRECT|SPEEDUP|BASELINE)" "$OUT/layernorm-run.txt" | tee -a "$S"
-AKO_REPORT_OUT=$OUT/report $B/ako_gpu_tests --gtest_output="json:$OUT/gpu-tests.json" > "$OUT/gpu-tests.log" 2>&1
+echo "layernorm run rc $?; precision $(python3 scripts/precision_split.py "$OUT/layernorm-run.json")" | tee -a "$S"; grep -E "^(config|CORRECT|SPEEDUP|BASELINE)" "$OUT/layernorm-run.txt" | tee -a "$S"
+AKO_REPORT_OUT=$OUT/report $B/ako_gpu_tests --gtest_filter="${FILTER:-*}" --gtest_output="json:$OUT/gpu-tests.json" > "$OUT/gpu-tests.log" 2>&1
 echo "GPU tests rc $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests.log" | tr '\n' ' ')" | tee -a "$S"
 grep -E '^\[  FAILED  \] [A-Za-z]' "$OUT/gpu-tests.log" | sort -u | tee -a "$S"
 (cd "$OUT" && tar -czf /tmp/final.tgz --exclude=summary.txt . && mv /tmp/final.tgz all.tgz)

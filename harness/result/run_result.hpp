@@ -101,6 +101,9 @@ struct PrecisionReport {
   double rms_ratio = 0, max_ratio = 0;           // solution / max(reference, floor)
   int trials_checked = 0;        // validation trials the check ran on
   double check_s = 0;            // wall seconds the check added to the case (allocation, copies, oracle, reductions)
+  // check_s by step: "allocate", "inputs" (fp64 copies of the inputs), "oracle", "errors" (the
+  // reductions against it), "free"; each step ends in a stream synchronisation, so they add up.
+  std::map<std::string, double> check_parts_s;
 };
 
 struct CaseResult {

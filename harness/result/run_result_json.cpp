@@ -72,7 +72,8 @@ void to_json(json& j, const PrecisionReport& v) {
            {"rms_ratio", v.rms_ratio},
            {"max_ratio", v.max_ratio},
            {"trials_checked", v.trials_checked},
-           {"check_s", v.check_s}};
+           {"check_s", v.check_s},
+           {"check_parts_s", v.check_parts_s}};
   // JSON has no NaN/Inf (a ratio over a zero yardstick): written as null.
   for (auto& x : j)
     if (x.is_number_float() && !std::isfinite(x.get<double>())) x = nullptr;
@@ -92,6 +93,7 @@ void from_json(const json& j, PrecisionReport& v) {
   opt(j, "max_ratio", v.max_ratio);
   opt(j, "trials_checked", v.trials_checked);
   opt(j, "check_s", v.check_s);
+  opt(j, "check_parts_s", v.check_parts_s);
 }
 
 void to_json(json& j, const BaselineResult& v) {

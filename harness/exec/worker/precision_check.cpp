@@ -42,7 +42,7 @@ PrecisionCheck::PrecisionCheck(const CaseJob& job, ModuleCache& modules, CUstrea
                  static_cast<CUdeviceptr>(b.view->offset) * oracle_element_bytes(job.buffers[b.view->of]);
   }
   cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(precision check allocation)");
-  add_time(t0);
+  add_time(t0, "allocate");
 }
 
 void PrecisionCheck::take_inputs(const CaseJob& job, const CaseBuffers& buffers, int trial,
@@ -67,15 +67,16 @@ void PrecisionCheck::take_inputs(const CaseJob& job, const CaseBuffers& buffers,
     ctx.support.poison(dtype_is_integer(st.dtype) ? st.dtype : DType::i64, args_[v.storage], v.walk, ctx.stream);
   }
   cuda::check(cuStreamSynchronize(ctx.stream), "cuStreamSynchronize(oracle inputs)");
-  add_time(t0);
+  add_time(t0, "inputs");
 }
 
 std::optional<Finding> PrecisionCheck::judge_trial(const CaseJob& job, const CaseBuffers& buffers, int trial,
                                                    const ValidationContext& ctx) {
-  const Clock::time_point t0 = Clock::now();
+  Clock::time_point t0 = Clock::now();
   *ctx.stage = trial_stage(trial, job.trials, "fp64 oracle (precision check)");
   const BoundLaunch oracle(oracle_, *job.oracle, args_, "oracle");
   run_kernel(oracle, ctx);
+  t0 = add_time(t0, "oracle");
   *ctx.stage = trial_stage(trial, job.trials, "precision against the fp64 oracle");
   ++trials_judged_;
   std::optional<Finding> finding;
@@ -83,9 +84,9 @@ std::optional<Finding> PrecisionCheck::judge_trial(const CaseJob& job, const Cas
     const BufferJob& b = job.buffers[u.buffer];
     const DType t = job.buffers[u.storage].dtype;
     if (dtype_is_integer(t)) continue;   // compared exactly with the reference already
-    const std::vector<verify::OracleError> e = ctx.support.oracle_errors(
-        t, {buffers.args(Side::reference, 0)[u.storage], buffers.args(Side::solution, 0)[u.storage]}, args_[u.storage],
-        u.walk, ctx.stream);
+    const std::array<verify::OracleError, 2> e =
+        ctx.support.oracle_errors(t, buffers.args(Side::reference, 0)[u.storage],
+                                  buffers.args(Side::solution, 0)[u.storage], args_[u.storage], u.walk, ctx.stream);
     const verify::OracleError &reference = e[0], &solution = e[1];
     if (reference.oracle_nonfinite) {
       finding = Finding{Verdict::incorrect, "",
@@ -102,7 +103,7 @@ std::optional<Finding> PrecisionCheck::judge_trial(const CaseJob& job, const Cas
       break;
     }
   }
-  add_time(t0);
+  add_time(t0, "errors");
   return finding;
 }
 
@@ -110,11 +111,12 @@ std::optional<PrecisionReport> PrecisionCheck::finish() {
   const Clock::time_point t0 = Clock::now();
   storages_.clear();
   args_.clear();
-  add_time(t0);
+  add_time(t0, "free");
   if (!trials_judged_) return std::nullopt;
   PrecisionReport r = closest_.value_or(PrecisionReport{});   // empty: no floating output to judge
   r.trials_checked = trials_judged_;
   r.check_s = seconds_;
+  r.check_parts_s = parts_;
   return r;
 }
 

@@ -13,6 +13,8 @@
 #include <cuda.h>
 
 #include <chrono>
+#include <map>
+#include <string>
 #include <optional>
 #include <vector>
 
@@ -46,7 +48,14 @@ class PrecisionCheck {
 
  private:
   using Clock = std::chrono::steady_clock;
-  void add_time(Clock::time_point since) { seconds_ += std::chrono::duration<double>(Clock::now() - since).count(); }
+  // Adds the time since `since` to the step's share and returns now (the next step's start).
+  Clock::time_point add_time(Clock::time_point since, const char* step) {
+    const Clock::time_point now = Clock::now();
+    const double s = std::chrono::duration<double>(now - since).count();
+    seconds_ += s;
+    parts_[step] += s;
+    return now;
+  }
 
   CUfunction oracle_ = nullptr;
   std::vector<cuda::DeviceBuffer> storages_;   // per present storage, in buffer order
@@ -54,6 +63,7 @@ class PrecisionCheck {
   std::optional<PrecisionReport> closest_;
   int trials_judged_ = 0;
   double seconds_ = 0;
+  std::map<std::string, double> parts_;   // seconds_ by step (PrecisionReport::check_parts_s)
 };
 
 }  // namespace ako::exec

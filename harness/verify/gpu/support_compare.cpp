@@ -1,6 +1,7 @@
 // The support kernels that walk a compared unit's elements (AkoView): poisoning, the
 // element-wise comparison, the check that nothing outside a storage's writable views changed,
 // and the precision check's widening to fp64 and reduction against the oracle.
+#include <array>
 #include <cstring>
 
 #include "common/error.hpp"
@@ -84,27 +85,27 @@ void SupportKernels::widen(DType t, CUdeviceptr src, CUdeviceptr dst, uint64_t n
   launch("widen:" + std::string(dtype_name(t)), function("widen", t), n, params, stream);
 }
 
-std::vector<OracleError> SupportKernels::oracle_errors(DType t, const std::vector<CUdeviceptr>& gots, CUdeviceptr oracle,
-                                                       const exec::ElementWalk& walk, CUstream stream) {
-  const size_t bytes = gots.size() * sizeof(AkoOracleStats);
+std::array<OracleError, 2> SupportKernels::oracle_errors(DType t, CUdeviceptr reference_out, CUdeviceptr solution_out,
+                                                         CUdeviceptr oracle, const exec::ElementWalk& walk,
+                                                         CUstream stream) {
+  const size_t bytes = 2 * sizeof(AkoOracleStats);
   if (oracle_stats_.bytes() < bytes) oracle_stats_ = cuda::DeviceBuffer(bytes, "oracle error statistics");
   cuda::check(cuMemsetD8Async(oracle_stats_.get(), 0, bytes, stream), "cuMemsetD8Async(oracle error statistics)");
   AkoView v = device_view(walk);
   const std::string key = "oracle_error:" + std::string(dtype_name(t));
   const CUfunction fn = function("oracle_error", t);
-  for (size_t i = 0; i < gots.size(); ++i) {
-    CUdeviceptr got = gots[i], stats = oracle_stats_.get() + i * sizeof(AkoOracleStats);
-    void* params[] = {&got, &oracle, &v, &stats};
-    launch(key, fn, v.count, params, stream);
-  }
-  std::vector<AkoOracleStats> host(gots.size());
-  cuda::check(cuMemcpyDtoHAsync(host.data(), oracle_stats_.get(), bytes, stream),
-              "cuMemcpyDtoHAsync(oracle error statistics)");
+  CUdeviceptr stats = oracle_stats_.get();
+  void* params[] = {&reference_out, &solution_out, &oracle, &v, &stats};
+  launch(key, fn, v.count, params, stream);
+  AkoOracleStats host[2];
+  cuda::check(cuMemcpyDtoHAsync(host, oracle_stats_.get(), bytes, stream), "cuMemcpyDtoHAsync(oracle error statistics)");
   cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(oracle error)");
-  std::vector<OracleError> out;
-  for (const AkoOracleStats& s : host)
-    out.push_back(OracleError{s.count, s.got_nonfinite, s.oracle_nonfinite, s.sum_sq_err, s.max_abs_err,
-                              s.sum_sq_oracle, s.max_abs_oracle});
+  std::array<OracleError, 2> out;
+  for (int i = 0; i < 2; ++i) {
+    const AkoOracleStats& s = host[i];
+    out[i] = OracleError{s.count, s.got_nonfinite, s.oracle_nonfinite, s.sum_sq_err, s.max_abs_err, s.sum_sq_oracle,
+                         s.max_abs_oracle};
+  }
   return out;
 }
 

@@ -346,32 +346,30 @@ __device__ __forceinline__ void atomic_max_non_negative(double* p, double v) {
 
 }  // namespace ako_support
 
-// The view's elements of one kernel's output (got) against the same elements of the oracle's
-// fp64 copy of that storage, accumulated into *stats (compare_stats.h, AkoOracleStats; the host
-// zeroes it first). Launch contract as ako_compare's.
-template <typename T>
-__global__ void ako_oracle_error(const T* got, const double* oracle, AkoView v, AkoOracleStats* stats) {
-  using namespace ako_support;
-  OraclePartial mine;
-  for (unsigned long long j = grid_start(); j < v.count; j += grid_stride()) {
-    const long long e = view_element(v, j);
-    const double o = oracle[e], g = static_cast<double>(to_float(got[e]));
-    if (!isfinite(o)) {
-      ++mine.oracle_nonfinite;
-    } else if (!isfinite(g)) {
-      ++mine.got_nonfinite;
-    } else {
-      const double d = fabs(g - o);
-      ++mine.count;
-      mine.sum_sq_err += d * d;
-      mine.max_abs_err = fmax(mine.max_abs_err, d);
-      mine.sum_sq_oracle += o * o;
-      mine.max_abs_oracle = fmax(mine.max_abs_oracle, fabs(o));
-    }
+namespace ako_support {
+
+// Element e of one output (as double) against the oracle's value o, into p.
+__device__ __forceinline__ void add_oracle_error(OraclePartial& p, double o, double g) {
+  if (!isfinite(o)) {
+    ++p.oracle_nonfinite;
+  } else if (!isfinite(g)) {
+    ++p.got_nonfinite;
+  } else {
+    const double d = fabs(g - o);
+    ++p.count;
+    p.sum_sq_err += d * d;
+    p.max_abs_err = fmax(p.max_abs_err, d);
+    p.sum_sq_oracle += o * o;
+    p.max_abs_oracle = fmax(p.max_abs_oracle, fabs(o));
   }
+}
+
+// The block's partials merged, then added to *stats by one thread.
+__device__ __forceinline__ void block_add_oracle_stats(OraclePartial mine, AkoOracleStats* stats) {
   __shared__ OraclePartial warp_results[32];
   mine = warp_merge(mine);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  __syncthreads();   // warp_results may still be read from a previous call
   if (lane == 0) warp_results[warp] = mine;
   __syncthreads();
   if (warp != 0) return;
@@ -385,6 +383,27 @@ __global__ void ako_oracle_error(const T* got, const double* oracle, AkoView v, 
   atomicAdd(&stats->sum_sq_oracle, mine.sum_sq_oracle);
   atomic_max_non_negative(&stats->max_abs_err, mine.max_abs_err);
   atomic_max_non_negative(&stats->max_abs_oracle, mine.max_abs_oracle);
+}
+
+}  // namespace ako_support
+
+// The view's elements of two kernels' outputs (the reference's and the solution's) against the
+// same elements of the oracle's fp64 copy of that storage, accumulated into stats[0] and
+// stats[1] (compare_stats.h, AkoOracleStats; the host zeroes them). One pass: the oracle's
+// doubles, the largest stream, are read once for both. Launch contract as ako_compare's.
+template <typename T>
+__global__ void ako_oracle_error(const T* got0, const T* got1, const double* oracle, AkoView v,
+                                 AkoOracleStats* stats) {
+  using namespace ako_support;
+  OraclePartial first, second;
+  for (unsigned long long j = grid_start(); j < v.count; j += grid_stride()) {
+    const long long e = view_element(v, j);
+    const double o = oracle[e];
+    add_oracle_error(first, o, static_cast<double>(to_float(got0[e])));
+    add_oracle_error(second, o, static_cast<double>(to_float(got1[e])));
+  }
+  block_add_oracle_stats(first, &stats[0]);
+  block_add_oracle_stats(second, &stats[1]);
 }
 
 // A storage with writable views: counts the elements outside every view of `views` whose bits

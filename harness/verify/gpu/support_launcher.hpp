@@ -3,6 +3,7 @@
 // fills, poisoning, the element-wise comparison of whole buffers and strided views, guard
 // bands, the outside-the-views check and the shared-memory scribble.
 // Launch contract of those kernels: any grid, 256 threads per block, grid-stride loops.
+#include <array>
 #include <cuda.h>
 
 #include <cstdint>
@@ -42,11 +43,11 @@ class SupportKernels {
   // The precision check (support_compare.cpp): n elements of a floating storage at `src`
   // widened into doubles at `dst` (asynchronous) ...
   void widen(DType t, CUdeviceptr src, CUdeviceptr dst, uint64_t n, CUstream stream);
-  // ... and the walk's elements of each output in `gots` (storage copies of one buffer, dtype t)
-  // against the same elements of the oracle's fp64 copy: one OracleError per got, one launch
-  // each, one read-back. Synchronises.
-  std::vector<OracleError> oracle_errors(DType t, const std::vector<CUdeviceptr>& gots, CUdeviceptr oracle,
-                                         const exec::ElementWalk& walk, CUstream stream);
+  // ... and the walk's elements of the reference's and the solution's output (storage copies of
+  // one buffer, dtype t) against the same elements of the oracle's fp64 copy, in one pass: one
+  // OracleError each, one launch, one read-back. Synchronises.
+  std::array<OracleError, 2> oracle_errors(DType t, CUdeviceptr reference_out, CUdeviceptr solution_out,
+                                           CUdeviceptr oracle, const exec::ElementWalk& walk, CUstream stream);
 
   // Guard bands: one region = n bytes at p holding the pattern of `salt`.
   struct GuardRegion {
