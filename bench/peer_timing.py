@@ -67,10 +67,12 @@ def family_module(spec):
 
 def case_bytes(case):
     """Bytes the op must move: each present input once at its own size, each output once,
-    inout twice (ako's roofline, without its view refinements)."""
+    inout twice (ako's roofline). A storage reached through views counts through them (q and k
+    inside qkv, never v), each view at its extents (no view here broadcasts)."""
+    viewed = {b.view["of"] for b in case.buffers.values() if b.view is not None}
     total = 0
     for b in case.buffers.values():
-        if not b.present or b.view is not None:
+        if not b.present or b.name in viewed:
             continue
         n = math.prod(b.shape) * casemod.ELEM_BYTES[b.dtype]
         total += 2 * n if b.role == "inout" else n

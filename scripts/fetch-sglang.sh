@@ -49,11 +49,12 @@ sglang/kernels/ops/diffusion/activation/__init__.py
 sglang/kernels/ops/diffusion/activation/silu_mul_bitexact.py
 sglang/kernels/ops/diffusion/rope/rotary_triton.py
 "
-CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh"
+CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh csrc/elementwise/qknorm.cuh"
 DOC_FILES="
 sglang/kernels/ops/diffusion/__init__.py
 sglang/kernels/ops/diffusion/README.md
 sglang/multimodal_gen/runtime/layers/layernorm.py
+sglang/kernels/ops/layernorm/norm.py
 sglang/multimodal_gen/runtime/layers/elementwise.py
 sglang/multimodal_gen/runtime/models/dits/flux.py
 sglang/multimodal_gen/runtime/models/dits/flux_2.py

@@ -89,6 +89,9 @@ todo = [k.removeprefix("python/") for k in kernels]
 for k in todo:
     if k not in names: sys.exit(f"{k}: not in {sglang_whl}")
 todo += [inc_root + h for h in ("sgl_kernel/tensor.h", "sgl_kernel/utils.h", "sgl_kernel/utils.cuh")]
+# The ops package root the sglang-kernels profile takes as python_root: a task whose engine kernel is
+# a JIT .cuh (qknorm) brings no ops/ file of its own.
+todo.append("sglang/kernels/ops/__init__.py")
 seen = set()
 while todo:
     member = todo.pop()

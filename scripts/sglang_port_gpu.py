@@ -190,6 +190,19 @@ def guarded_outputs(torch, case, tensors, dev):
     return bands
 
 
+def with_bands(torch, case, tensors, bands):
+    """The tensors a kernel is given: each guarded output's band in its place, and each view of
+    a guarded storage rebuilt on that band (q and k inside qkv), so the kernel writes where the
+    bands are checked."""
+    kt = dict(tensors)
+    kt.update({n: v for n, (_, v) in bands.items()})
+    for b in case.buffers.values():
+        if b.view is not None and b.view["of"] in bands and b.present:
+            storage = bands[b.view["of"]][1]
+            kt[b.name] = torch.as_strided(storage, b.shape, b.view["strides"], storage.storage_offset() + b.view["offset"])
+    return kt
+
+
 def max_errors(torch, got, want):
     out = {}
     for role, w in want.items():
@@ -209,8 +222,7 @@ def run_case(torch, run, kind, case, dev, failures, timing=None):
     tensors = make_tensors(case, zlib.crc32(case.label.encode()), device=dev)
     bands = guarded_outputs(torch, case, tensors, dev)
     inputs = {n: t.clone() for n, t in tensors.items() if t is not None and case.buffers[n].role == "in"}
-    kt = dict(tensors)
-    kt.update({n: v for n, (_, v) in bands.items()})
+    kt = with_bands(torch, case, tensors, bands)
     tag = f"{run.task} [{kind}] {case.label}"
     row = {"task": run.task, "kind": kind, "case": case.label, "entry": e.kernel}
     if not run.allowed(case):
@@ -254,11 +266,13 @@ def run_case(torch, run, kind, case, dev, failures, timing=None):
 
 
 def case_bytes(case):
-    """Bytes the op must move: each present input once, each output once, an inout twice."""
+    """Bytes the op must move: each present input once, each output once, an inout twice; a
+    storage reached through views counts through them (q and k inside qkv, never v)."""
     from peers.cases import ELEM_BYTES
+    viewed = {b.view["of"] for b in case.buffers.values() if b.view is not None}
     total = 0
     for b in case.buffers.values():
-        if b.present and b.view is None:
+        if b.present and b.name not in viewed:
             n = math.prod(b.shape) * ELEM_BYTES[b.dtype]
             total += 2 * n if b.role == "inout" else n
     return total
@@ -290,8 +304,11 @@ def bad_inputs(torch, run, case, dev, failures):
         if b.role == "out" and b.present:
             tensors[b.name] = torch.empty(b.shape, dtype=TORCH_DTYPES[b.dtype], device=dev)
     expect = make_expect_raise(torch, failures)
+    sol = run.spec["solution"]["args"]
     xname = run.family.bind(case).x.name
-    out_name = next(b.name for b in case.buffers.values() if b.role == "out" and b.present)
+    if xname not in sol:  # x reached through views (qkv): its first view the kernel takes (q)
+        xname = next(a for a in sol if a in case.buffers and (case.buffers[a].view or {}).get("of") == xname)
+    out_name = next(a for a in sol if a in case.buffers and case.buffers[a].present and case.buffers[a].role in ("out", "inout"))
     other = {torch.bfloat16: torch.float16, torch.float16: torch.bfloat16, torch.float32: torch.bfloat16}
     tag = f"{run.task} {case.label}"
 
@@ -302,10 +319,20 @@ def bad_inputs(torch, run, case, dev, failures):
 
     expect(f"{tag}: {out_name} of another dtype", lambda: call(**{out_name: tensors[out_name].to(other[tensors[out_name].dtype])}))
     x = tensors[xname]
-    flat = torch.empty(x.numel() + 8, dtype=x.dtype, device=dev)
-    expect(f"{tag}: {xname} misaligned by one element", lambda: call(**{xname: flat[1:1 + x.numel()].view(x.shape)}))
-    wide = torch.empty(*x.shape[:-1], x.shape[-1] + 8, dtype=x.dtype, device=dev)
-    expect(f"{tag}: {xname} not contiguous", lambda: call(**{xname: wide[..., :x.shape[-1]]}))
+    if case.buffers[xname].view is None:
+        flat = torch.empty(x.numel() + 8, dtype=x.dtype, device=dev)
+        expect(f"{tag}: {xname} misaligned by one element", lambda: call(**{xname: flat[1:1 + x.numel()].view(x.shape)}))
+        wide = torch.empty(*x.shape[:-1], x.shape[-1] + 8, dtype=x.dtype, device=dev)
+        expect(f"{tag}: {xname} not contiguous", lambda: call(**{xname: wide[..., :x.shape[-1]]}))
+    else:  # a view: the same strides one element off, and its innermost stride doubled
+        span = x.untyped_storage().nbytes() // x.element_size()
+        flat = torch.empty(span + 8, dtype=x.dtype, device=dev)
+        expect(f"{tag}: {xname} misaligned by one element",
+               lambda: call(**{xname: torch.as_strided(flat, x.shape, x.stride(), x.storage_offset() + 1)}))
+        spread = torch.empty(2 * span + 8, dtype=x.dtype, device=dev)
+        expect(f"{tag}: {xname} with an innermost stride of 2",
+               lambda: call(**{xname: torch.as_strided(spread, x.shape, tuple(2 * st for st in x.stride()),
+                                                       2 * x.storage_offset())}))
     for b in case.buffers.values():  # the first other input: one extent off
         if b.role == "in" and b.present and b.name != xname and b.view is None:
             shape = list(b.shape)
@@ -326,9 +353,9 @@ def side_stream(torch, run, case, dev, failures):
     xname = bound.x.name
     x_new = tensors[xname].clone().normal_()
     bands = guarded_outputs(torch, case, tensors, dev)
-    kt = dict(tensors)
-    kt.update({n: v for n, (_, v) in bands.items()})
-    kt[xname] = tensors[xname].clone()
+    kt = with_bands(torch, case, tensors, bands)
+    if xname not in bands:  # x read in place (an inout storage) is its band, already the kernel's
+        kt[xname] = tensors[xname].clone()
     torch.cuda.synchronize()
     s = torch.cuda.Stream()
     with torch.cuda.stream(s):
@@ -381,8 +408,7 @@ def wrapper_check(torch, run, dev, failures, loads):
         bound = run.family.bind(case)
         tensors = make_tensors(case, 5, device=dev)
         bands = guarded_outputs(torch, case, tensors, dev)
-        kt = dict(tensors)
-        kt.update({n: v for n, (_, v) in bands.items()})
+        kt = with_bands(torch, case, tensors, bands)
         tag = f"{run.task} wrapper {case.label}"
         try:
             r = call(case, kt)
@@ -410,7 +436,8 @@ def wrapper_check(torch, run, dev, failures, loads):
     kt.update({n: v.double() for n, (_, v) in bands.items()})
     try:
         r = call(case, kt)
-        wrote = any(not bool(torch.isnan(v).all()) for n, v in kt.items() if n in bands)
+        wrote = any(not torch.equal(v, tensors[n].double()) if case.buffers[n].role == "inout"
+                    else not bool(torch.isnan(v).all()) for n, v in kt.items() if n in bands)
         if r is not False or wrote:
             failures.append(f"{run.task} wrapper fallback (float64): returned {r!r}{', wrote' if wrote else ''}")
         log(f"  {run.task} wrapper fallback (float64 tensors): {'ok' if r is False and not wrote else 'FAIL'}")

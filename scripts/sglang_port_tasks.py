@@ -95,6 +95,13 @@ TASKS = {
         "quick": ["text-512", "zimage", "flux2-single", "check-5x99", "check-2x130"],
         "extra_shapes": [{"name": "cls-mult4", "rows": 3, "cols": 100}, {"name": "cls-wide", "rows": 5, "cols": 8200}],
     },
+    # QK RMSNorm in place on q / k views of the packed qkv: apply_qk_norm -> fused_inplace_qknorm
+    # (JIT CUDA, context/qknorm.md). The check shapes reach D = 256 and the narrow across-heads class.
+    "qknorm": {
+        "mirror": f"{KERNELS}/jit/csrc/elementwise/qknorm.cuh",
+        "quick": ["flux1", "ltx-video", "hunyuan-720p", "check-5x3x1x128", "check-7x4x4x256"],
+        "extra_shapes": [],
+    },
 }
 
 

@@ -32,12 +32,17 @@ class DryRunTest(unittest.TestCase):
     def test_the_family_tasks_bind_every_case(self):
         # the counts each task's context note gives for its compare cases
         for name, count in (("layernorm", 60), ("scale_shift", 158), ("norm_scale_shift", 116),
-                            ("residual_gate_norm_scale_shift", 158), ("gated_act", 62)):
+                            ("residual_gate_norm_scale_shift", 158), ("gated_act", 62), ("qknorm", 24)):
             if not (ROOT / "tasks" / name / "task.json").is_file():
                 self.skipTest(f"tasks/{name} is not in this checkout")
             text = dry(name)
             self.assertIn(f"{count} compare cases", text, name)
             self.assertNotIn("cannot bind", text, name)
+
+    def test_a_storage_reached_through_views_counts_through_them(self):
+        # qknorm: q and k read and written, v (the last third of qkv) never: 2 x 2 x 4608 x 48 x 128
+        text = dry("qknorm", "--shapes", "flux1", "--dtypes", "bf16")
+        self.assertRegex(text, r"flux1 bf16 noacross_heads head_dim=128\s+113\.2 MB")
 
     def test_not_applicable_peers_say_why(self):
         text = dry(str(FIXTURES / "scale_shift.json"), "--shapes", "wan14b-480p", "--dtypes", "bf16")

@@ -154,7 +154,11 @@ HostGlue describe_host(const std::string& t, const Item& it) {
   const std::string head = text.substr(0, body);
   static const std::regex record(R"(\b(struct|class)\s+([A-Za-z_]\w*))");
   static const std::regex function(R"(([A-Za-z_]\w*)\s*\()");
-  if (std::regex_search(head, m, record) && head.find('(') == std::string::npos) {
+  static const std::regex alias(R"(^\s*(template\s*<[^;]*?>\s*)?using\s+([A-Za-z_]\w*)\s*=)");
+  if (std::regex_search(text, m, alias)) {
+    g.kind = "alias";
+    g.name = m[2].str();
+  } else if (std::regex_search(head, m, record) && head.find('(') == std::string::npos) {
     g.kind = m[1].str();
     g.name = m[2].str();
     static const std::regex run(R"(static\s+[\w:<>\s]*?\brun\s*\([^)]*\))");
@@ -183,6 +187,14 @@ SplitCuh split_cuh(const std::string& text, const std::vector<std::string>& host
     std::string replacement;
   };
   std::vector<Cut> cuts;
+  auto cut_host = [&](const Item& it) {
+    HostGlue g = describe_host(text, it);
+    cuts.push_back({it.begin, it.end,
+                    "// [ako mirror] host glue removed: " + g.kind + " " + g.name + " (engine lines " +
+                        std::to_string(g.first_line) + "-" + std::to_string(g.last_line) +
+                        "); ako port regenerates it"});
+    out.host_glue.push_back(std::move(g));
+  };
   for (const Item& it : items) {
     const std::string s = text.substr(it.begin, it.end - it.begin);
     if (it.preprocessor) {
@@ -197,13 +209,28 @@ SplitCuh split_cuh(const std::string& text, const std::vector<std::string>& host
       continue;
     }
     if (!contains_marker(s, host_markers)) continue;
-    HostGlue g = describe_host(text, it);
-    cuts.push_back({it.begin, it.end,
-                    "// [ako mirror] host glue removed: " + g.kind + " " + g.name + " (engine lines " +
-                        std::to_string(g.first_line) + "-" + std::to_string(g.last_line) +
-                        "); ako port regenerates it"});
-    out.host_glue.push_back(std::move(g));
+    cut_host(it);
   }
+  // A declaration that names removed host glue is host glue too (SGLang's `using QKNormKernel =
+  // std::conditional_t<..., QKNormKernelCTA<...>, QKNormKernelWarp<...>>` picks between two host
+  // structs), until nothing more names what was removed.
+  for (bool more = true; more;) {
+    more = false;
+    for (const Item& it : items) {
+      if (it.preprocessor || std::any_of(cuts.begin(), cuts.end(), [&](const Cut& c) { return c.begin == it.begin; }))
+        continue;
+      const std::string s = text.substr(it.begin, it.end - it.begin);
+      const bool names_removed = std::any_of(out.host_glue.begin(), out.host_glue.end(), [&](const HostGlue& g) {
+        return !g.name.empty() && std::regex_search(s, std::regex("\\b" + g.name + "\\b"));
+      });
+      if (!names_removed) continue;
+      cut_host(it);
+      more = true;
+    }
+  }
+  std::sort(cuts.begin(), cuts.end(), [](const Cut& a, const Cut& b) { return a.begin < b.begin; });
+  std::sort(out.host_glue.begin(), out.host_glue.end(),
+            [](const HostGlue& a, const HostGlue& b) { return a.first_line < b.first_line; });
   std::string dev;
   size_t at = 0;
   for (const Cut& c : cuts) {

@@ -11,7 +11,7 @@
 namespace ako::port {
 
 struct HostGlue {
-  std::string kind;            // "struct", "class" or "function"
+  std::string kind;            // "struct", "class", "function", "alias" (a using naming removed glue) or "declaration"
   std::string name;            // e.g. "RMSNormKernel"
   std::string template_header; // e.g. "template <int64_t kDim, bool kUsePDL, typename DType>" or empty
   std::string entry;           // the run() signature inside a struct, e.g. "static void run(const tvm::ffi::TensorView input, ...)"

@@ -56,10 +56,14 @@ BaselineSpec parse_baseline(const Field& e, const TaskSpec& spec, const std::vec
     e["options"].require_array();
     for (const Field& o : e["options"].elements()) {
       const std::string opt = o.non_empty_string();
-      // ako chooses the target and the language standard for every program it compiles.
+      // ako chooses the target for every program it compiles, and the language standard (c++17)
+      // unless a peer is built in another one, as it is in its engine: SGLang's JIT kernels need
+      // C++20 (concepts), so a baseline may say -std=c++20 (or c++17), nothing else.
+      const bool is_std = opt.rfind("-std", 0) == 0 || opt.rfind("--std", 0) == 0;
       if (opt[0] != '-' || opt.rfind("-arch", 0) == 0 || opt.rfind("--gpu-architecture", 0) == 0 ||
-          opt.rfind("-std", 0) == 0 || opt.rfind("--std", 0) == 0)
-        o.fail(fmt::format("expected an NVRTC option other than -arch and -std (ako sets those), got \"{}\"", opt));
+          (is_std && opt != "-std=c++17" && opt != "-std=c++20"))
+        o.fail(fmt::format("expected an NVRTC option other than -arch, with -std only as -std=c++17 or -std=c++20 "
+                           "(ako sets the target; the standard defaults to c++17), got \"{}\"", opt));
       b.options.push_back(opt);
     }
   }

@@ -28,12 +28,6 @@ struct TensorView {
 
 namespace sglang::host {
 
-// What CHECK_HOST's `else` branch streams the message into.
-struct PanicStream {
-  template <typename T>
-  PanicStream& operator<<(const T&);
-};
-
 struct SymbolicSize {
   SymbolicSize(const char* annotation = "");
   SymbolicSize(const SymbolicSize&) = delete;

@@ -33,9 +33,18 @@ explicit RuntimeCheck(Cond&&, Args&&...) -> RuntimeCheck<Args...>;
 template <typename Cond, typename... Args>
 explicit RuntimeCheck(DebugInfo, Cond&&, Args&&...) -> RuntimeCheck<Args...>;
 
+// What CHECK_HOST's and SGL_PANIC's message is streamed into.
+struct PanicStream {
+  template <typename T>
+  PanicStream& operator<<(const T&);
+};
+
 template <std::integral T, std::integral U>
 constexpr auto div_ceil(T a, U b) {
   return (a + b - 1) / b;
 }
 
 }  // namespace sglang::host
+
+// CHECK_CUDA's `else` branch (sgl_kernel/utils.cuh, used by sgl_kernel/runtime.cuh's queries).
+#define SGL_PANIC ::sglang::host::PanicStream {}

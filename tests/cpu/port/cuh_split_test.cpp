@@ -57,6 +57,30 @@ TEST(CuhSplit, NestedNamespacesFreeFunctionsAndBracesInLiterals) {
   EXPECT_FALSE(s.includes[0].host_only);
 }
 
+// SGLang's qknorm.cuh picks its host struct through an alias; the alias names removed glue, so it
+// goes too (else NVRTC meets a template it never saw), and the device code beside it stays.
+TEST(CuhSplit, AnAliasNamingRemovedHostGlueGoesWithIt) {
+  const std::string text =
+      "namespace sglang {\n"
+      "template <int D> __global__ void k_warp(int* p) { p[0] = D; }\n"
+      "template <int D> inline constexpr bool kWide = D > 256;\n"
+      "template <int D>\nstruct WarpKernel {\n  static void run(tvm::ffi::TensorView t) { (void)t; }\n};\n"
+      "template <int D>\nstruct CtaKernel {\n  static void run(tvm::ffi::TensorView t) { (void)t; }\n};\n"
+      "template <int D>\nusing PickKernel = std::conditional_t<kWide<D>, CtaKernel<D>, WarpKernel<D>>;\n"
+      "template <int D>\nusing PickTwice = PickKernel<D>;\n"
+      "}  // namespace sglang\n";
+  const SplitCuh s = split_cuh(text, kMarkers, kHostOnly);
+  ASSERT_EQ(s.host_glue.size(), 4u);
+  EXPECT_EQ(s.host_glue[2].kind, "alias");
+  EXPECT_EQ(s.host_glue[2].name, "PickKernel");
+  EXPECT_EQ(s.host_glue[3].name, "PickTwice");  // names only the removed alias
+  EXPECT_EQ(s.device_text.find("std::conditional_t"), std::string::npos);
+  EXPECT_EQ(s.device_text.find("using PickTwice"), std::string::npos);
+  EXPECT_NE(s.device_text.find("host glue removed: alias PickKernel"), std::string::npos);
+  EXPECT_NE(s.device_text.find("__global__ void k_warp"), std::string::npos);
+  EXPECT_NE(s.device_text.find("inline constexpr bool kWide"), std::string::npos);
+}
+
 TEST(LineDiff, ShowsOnlyTheChangedLinesWithContext) {
   const std::string a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n";
   const std::string b = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n";

@@ -83,6 +83,20 @@ TEST(BaselineSpec, InstalledBaselineIsInstantiatedAsItsLauncherWould) {
   EXPECT_NE(std::find(opts.begin(), opts.end(), "-default-device"), opts.end());
 }
 
+// A peer built in C++20 by its engine (SGLang's JIT kernels use concepts) keeps its standard.
+TEST(BaselineSpec, TheEnginesLanguageStandardIsPassedOn) {
+  ScratchRoot root;
+  testing::write_file(root.path() / "peers/flashinfer-python-0.7.2/include/flashinfer/norm.cuh", "// placeholder\n");
+  json doc = testing::real_task_doc();
+  doc["baselines"][0]["options"] = json::array({"-default-device", "-std=c++20"});
+  const TaskSpec spec = root.parse(doc);
+  const auto cases = expand_cases(spec, {}, {}, false);
+  const Case& c = find_case(cases, "flux1-single fp16 weight");
+  ASSERT_TRUE(c.baselines[0].kernel.has_value()) << c.baselines[0].absent_reason;
+  const auto& opts = c.baselines[0].options;
+  EXPECT_NE(std::find(opts.begin(), opts.end(), "-std=c++20"), opts.end());
+}
+
 TEST(BaselineSpec, ErrorsNameTheFieldAndWhatWasExpected) {
   ScratchRoot root;
   auto with = [](const std::string& path, const json& value) {
@@ -92,7 +106,11 @@ TEST(BaselineSpec, ErrorsNameTheFieldAndWhatWasExpected) {
   };
   auto bad = [&](json doc) { return spec_error(root, doc); };
   EXPECT_NE(bad(with("/name", "solution")).find("baselines[0].name"), std::string::npos);
-  EXPECT_NE(bad(with("/options", json::array({"-arch=sm_80"}))).find("other than -arch and -std"), std::string::npos);
+  EXPECT_NE(bad(with("/options", json::array({"-arch=sm_80"}))).find("other than -arch"), std::string::npos);
+  // The language standard: only the two an engine builds its peers in (SGLang's JIT: c++20).
+  EXPECT_NE(bad(with("/options", json::array({"-std=c++14"}))).find("-std only as -std=c++17 or -std=c++20"),
+            std::string::npos);
+  EXPECT_NE(bad(with("/options", json::array({"--std=c++20"}))).find("-std only as"), std::string::npos);
   EXPECT_NE(bad(with("/let", json::array({{{"name", "VEC"}, {"value", "nosuch * 2"}}}))).find("nosuch"),
             std::string::npos);
   EXPECT_NE(bad(with("/args", json::array({"x", "frobnicate"}))).find("frobnicate"), std::string::npos);

@@ -1,0 +1,126 @@
+// `ako run task qknorm` on a real GPU: every shape, dtype and form (per head, across heads)
+// correct and timed, v untouched (the views' outside is checked bitwise), the reference within
+// its fp64 oracle on every check shape, SGLang's fused_inplace_qknorm validated and timed on the
+// per-head cases where the wheel's file is fetched; the solution's other paths (groups wider than a
+// warp, tail rows, Hq != Hk) correct; and a kernel that scales k by q's weight is caught.
+#include <fstream>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include <unistd.h>
+
+#include "gpu_test_support.hpp"
+
+namespace ako::gputest {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool sglang_fetched() {
+  return fs::exists(workspace() / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/qknorm.cuh");
+}
+
+TEST(RunQknorm, EveryShapeDtypeAndFormIsCorrect) {
+  AKO_REQUIRE_GPU();
+  const auto json = temp_json("qknorm-full");
+  const Ran r = run_ako("run task qknorm --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("CORRECT: yes"), std::string::npos) << r.output;
+  const auto j = read_json(json);
+  std::map<std::string, int> per_shape;
+  int checks = 0, baselines_run = 0;
+  for (const auto& c : j["cases"]) {
+    EXPECT_EQ(c["verdict"], "correct") << c.dump();
+    if (c["kind"] == "reference_check") {
+      ++checks;
+      continue;
+    }
+    per_shape[c["shape"]]++;
+    EXPECT_GT(c["solution_time"]["median_us"].get<double>(), 0) << c.dump();
+    ASSERT_EQ(c["baselines"].size(), 1u) << c.dump();
+    const auto& b = c["baselines"][0];
+    const bool applies = !c["flags"]["across_heads"].get<bool>() && sglang_fetched();
+    EXPECT_EQ(b["verdict"], applies ? "correct" : "skipped") << b.dump();
+    if (applies) {
+      EXPECT_GT(b["time"]["median_us"].get<double>(), 0.0) << b.dump();
+      ++baselines_run;
+    }
+  }
+  EXPECT_EQ(per_shape.size(), 6u);
+  for (const auto& [shape, n] : per_shape) EXPECT_EQ(n, 4) << shape << ": bf16/fp16 x per head/across heads";
+  EXPECT_EQ(checks, 6 * 2 * 2);
+  if (sglang_fetched()) {
+    EXPECT_EQ(baselines_run, 6 * 2);
+  }
+}
+
+// The solution's other paths on small odd shapes: groups of 64 to 512 lanes (shared-memory
+// exchange), groups of 8 to 32 lanes, several rows per group with tail rows, Hq != Hk.
+TEST(RunQknorm, OtherGroupSizesAndTailsAreCorrect) {
+  AKO_REQUIRE_GPU();
+  const fs::path ws = fs::temp_directory_path() / ("ako-gpu-qknorm-paths-" + std::to_string(::getpid()));
+  fs::remove_all(ws);
+  for (const char* d : {"tasks/qknorm", "input/qknorm", "solution/qknorm"}) {
+    fs::create_directories(ws / d);
+    fs::copy(workspace() / d, ws / d, fs::copy_options::recursive);
+  }
+  for (const auto& f : fs::directory_iterator(ws / "solution/qknorm/configs"))
+    if (f.path().filename().string().starts_with("device_name=")) fs::remove(f.path());
+  auto doc = read_json(ws / "tasks/qknorm/task.json");
+  doc.erase("baselines");
+  doc["shapes"] = nlohmann::json::array(
+      {{{"name", "odd-37x5x3x128"}, {"N", 37}, {"Hq", 5}, {"Hk", 3}, {"D", 128}},
+       {{"name", "odd-11x40x40x128"}, {"N", 11}, {"Hq", 40}, {"Hk", 40}, {"D", 128}},
+       {{"name", "odd-13x3x1x256"}, {"N", 13}, {"Hq", 3}, {"Hk", 1}, {"D", 256}}});
+  {
+    std::ofstream out(ws / "tasks/qknorm/task.json");
+    out << doc.dump(2);
+  }
+  // Pairs of (per-head, across-heads) parameters, each a class of the copy's default.json; all fit
+  // the constraints on the three shapes (rows of 128 and 256; across: 640, 5120 and 768).
+  const std::vector<std::pair<nlohmann::json, nlohmann::json>> pairs = {
+      {{{"GROUP", 8}, {"VEC", 8}, {"ROWS", 1}, {"BLOCK", 64}, {"CHUNKS", 1}}, {{"GROUP", 64}, {"VEC", 8}, {"ROWS", 1}, {"BLOCK", 256}, {"CHUNKS", 10}}},
+      {{{"GROUP", 16}, {"VEC", 4}, {"ROWS", 4}, {"BLOCK", 128}, {"CHUNKS", 1}}, {{"GROUP", 512}, {"VEC", 2}, {"ROWS", 1}, {"BLOCK", 1024}, {"CHUNKS", 5}}},
+      {{{"GROUP", 32}, {"VEC", 2}, {"ROWS", 2}, {"BLOCK", 256}, {"CHUNKS", 1}}, {{"GROUP", 128}, {"VEC", 8}, {"ROWS", 2}, {"BLOCK", 512}, {"CHUNKS", 5}}}};
+  for (const auto& [per_head, across] : pairs) {
+    const nlohmann::json config = {
+        {"schema", "ako.config/1"},
+        {"classes", {{{"name", "per-head"}, {"when", "!across_heads"}, {"params", per_head}},
+                     {{"name", "across"}, {"when", "across_heads"}, {"params", across}}}}};
+    {
+      std::ofstream out(ws / "solution/qknorm/configs/default.json");
+      out << config.dump(2);
+    }
+    const auto json = temp_json("qknorm-paths");
+    const Ran r = run_ako("run task qknorm --root '" + ws.string() + "' --no-time --no-checks --json " + json.string());
+    EXPECT_EQ(r.status, 0) << config.dump() << "\n" << r.output;
+    int n = 0;
+    for (const auto& c : read_json(json)["cases"]) {
+      EXPECT_EQ(c["verdict"], "correct") << config.dump() << " " << c.dump();
+      ++n;
+    }
+    EXPECT_EQ(n, 3 * 2 * 2);
+  }
+  fs::remove_all(ws);
+}
+
+TEST(RunQknorm, KScaledByQsWeightIsIncorrect) {
+  AKO_REQUIRE_GPU();
+  const auto json = temp_json("qknorm-broken");
+  const Ran r = run_ako("run task qknorm --shapes flux1,ltx-video --no-time --no-checks --solution '" +
+                        (workspace() / "tests/tasks/broken/qknorm_k_takes_q_weight.cuh").string() + "' --json " +
+                        json.string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  const auto j = read_json(json);
+  int caught = 0;
+  for (const auto& c : j["cases"]) {
+    EXPECT_EQ(c["verdict"], "incorrect") << c.dump();
+    EXPECT_NE(c["reason"].get<std::string>().find("'k'"), std::string::npos) << c.dump();
+    ++caught;
+  }
+  EXPECT_EQ(caught, 2 * 2 * 2);
+}
+
+}  // namespace
+}  // namespace ako::gputest
