@@ -177,6 +177,10 @@ std::vector<DbRecord> ReplayEvaluator::evaluate(const std::vector<EvalRequest>& 
 nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source) {
   nlohmann::json classes = nlohmann::json::array();
   for (const auto& co : outcome.classes) {
+    // A class of its own for one shape whose search found nothing usable (no valid variant, or
+    // none correct) is left out: its params would be a guess (another class's, or the
+    // defaults) that may not even meet the constraints; the shape keeps the config it had.
+    if (!co.cls.from_config && !co.winner) continue;
     nlohmann::json c{{"name", co.cls.name}};
     if (!co.cls.when.empty()) c["when"] = co.cls.when;
     // A class whose search stopped early (--time) keeps its params unless its winner was

@@ -73,7 +73,8 @@ TEST(RunGatedAct, NarrowVectorsAndPartialTilesAreCorrect) {
                           params + " --json " + json.string());
     EXPECT_EQ(r.status, 0) << params << "\n" << r.output;
     int n = 0;
-    for (const auto& c : read_json(json)["cases"]) {
+    const auto run_json = read_json(json);  // kept: a range-for over a temporary's member dangles
+    for (const auto& c : run_json["cases"]) {
       EXPECT_EQ(c["verdict"], "correct") << params << " " << c.dump();
       ++n;
     }
@@ -116,7 +117,8 @@ TEST(RunGatedAct, OddWidthsTakeEveryClassAndAreCorrect) {
   const Ran r = run_ako("run task gated_act --root '" + ws.string() + "' --no-time --no-checks --json " + json.string());
   EXPECT_EQ(r.status, 0) << r.output;
   int n = 0;
-  for (const auto& c : read_json(json)["cases"]) {
+  const auto run_json = read_json(json);  // kept: a range-for over a temporary's member dangles
+  for (const auto& c : run_json["cases"]) {
     ++n;
     EXPECT_EQ(c["verdict"], "correct") << c.dump();
     EXPECT_EQ(c["config_class"], expected_class[c["shape"].get<std::string>()]) << c.dump();
@@ -133,7 +135,8 @@ TEST(RunGatedAct, SwappedHalvesAreIncorrectOnEveryGatedCase) {
                         json.string());
   EXPECT_EQ(r.status, 1) << r.output;
   int caught = 0, passed = 0;
-  for (const auto& c : read_json(json)["cases"]) {
+  const auto run_json = read_json(json);  // kept: a range-for over a temporary's member dangles
+  for (const auto& c : run_json["cases"]) {
     if (act_of(c) == "gelu_tanh") {
       EXPECT_EQ(c["verdict"], "correct") << c.dump();  // no halves to swap: the control
       ++passed;

@@ -96,7 +96,8 @@ TEST(RunQknorm, OtherGroupSizesAndTailsAreCorrect) {
     const Ran r = run_ako("run task qknorm --root '" + ws.string() + "' --no-time --no-checks --json " + json.string());
     EXPECT_EQ(r.status, 0) << config.dump() << "\n" << r.output;
     int n = 0;
-    for (const auto& c : read_json(json)["cases"]) {
+    const auto run_json = read_json(json);  // kept: a range-for over a temporary's member dangles
+    for (const auto& c : run_json["cases"]) {
       EXPECT_EQ(c["verdict"], "correct") << config.dump() << " " << c.dump();
       ++n;
     }

@@ -54,7 +54,8 @@ TEST(ScaleShift, NarrowVectorsAndRaggedTilesAreCorrect) {
                                       params,
                                   json);
     EXPECT_EQ(r.status, 0) << params << "\n" << r.output;
-    for (const auto& c : read_json(json)["cases"]) EXPECT_EQ(c["verdict"], "correct") << params << " " << c.dump();
+    const auto run_json = read_json(json);  // kept: a range-for over a temporary's member dangles
+    for (const auto& c : run_json["cases"]) EXPECT_EQ(c["verdict"], "correct") << params << " " << c.dump();
   }
 }
 

@@ -217,7 +217,8 @@ TEST(Pipeline, StopEndsCleanlyAndARerunResumes) {
     EXPECT_TRUE(resumed.classes[i].complete);
     EXPECT_EQ(resumed.classes[i].winner, once.classes[i].winner) << once.classes[i].cls.name;
   }
-  for (const auto& c : config_document(resumed, "t")["classes"])
+  const nlohmann::json written = config_document(resumed, "t");  // kept: a range-for over a temporary's member dangles
+  for (const auto& c : written["classes"])
     if (c["name"].get<std::string>().starts_with("shape-")) {
       ASSERT_TRUE(c.contains("tuned_on")) << c.dump();
       EXPECT_EQ(c["tuned_on"].size(), 1u);

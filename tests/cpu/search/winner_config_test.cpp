@@ -153,7 +153,7 @@ nlohmann::json written_class(bool complete, std::optional<double> current_score,
   co.complete = complete;
   co.current_score = current_score;
   o.classes.push_back(co);
-  return config_document(o, "t")["classes"][0];
+  return config_document(o, "t")["classes"][0];  // a copy: the document is a temporary
 }
 
 TEST(Config, AnIncompleteClassTakesItsWinnerOnlyWhenItBeatTheKeptParamsBeyondNoise) {
@@ -181,6 +181,28 @@ TEST(Config, AnIncompleteClassTakesItsWinnerOnlyWhenItBeatTheKeptParamsBeyondNoi
   EXPECT_EQ(c["params"]["BLOCK"], 128);
   EXPECT_TRUE(c.contains("tuned_on"));
   EXPECT_FALSE(c.contains("partial"));
+}
+
+// A shape's own class whose search found nothing usable (every variant refused by the
+// constraints, as qknorm's per-shape classes over both forms were on the H200) is not
+// written: its params would be a guess; a config class in the same state keeps its params.
+TEST(Config, AShapeClassWithNoWinnerIsLeftOutAndAConfigClassKeepsItsParams) {
+  TuneOutcome o;
+  ClassOutcome shape_class;
+  shape_class.cls.name = "shape-flux1";
+  shape_class.cls.current = {{"BLOCK", 256}, {"VEC", 8}};
+  o.classes.push_back(shape_class);
+  ClassOutcome config_class;
+  config_class.cls.name = "head-dim-128";
+  config_class.cls.when = "D == 128";
+  config_class.cls.current = {{"BLOCK", 128}, {"VEC", 4}};
+  config_class.cls.from_config = true;
+  o.classes.push_back(config_class);
+  const nlohmann::json doc = config_document(o, "t");
+  ASSERT_EQ(doc["classes"].size(), 1u) << doc.dump();
+  EXPECT_EQ(doc["classes"][0]["name"], "head-dim-128");
+  EXPECT_EQ(doc["classes"][0]["params"]["BLOCK"], 128);
+  EXPECT_FALSE(doc["classes"][0].contains("tuned_on"));
 }
 
 }  // namespace
