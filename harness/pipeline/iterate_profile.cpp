@@ -16,6 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Seconds the profiled `ako run` may take under ncu: ncu's limit and the run's case timeout.
+constexpr int kNcuRunLimitS = 600;
+
 // The exact kernel of the case: its solution instantiation's mangled name from the run's
 // builds; else a regex on the function name (every instantiation then matches).
 std::string kernel_filter(const fs::path& root, const RunResult& r, const CaseResult& c, std::string& note) {
@@ -88,14 +91,17 @@ ProfileRun profile_hottest_case(const fs::path& root, const RunResult& result, c
   fs::create_directories(scratch);
   req.report = scratch / "ncu.ncu-rep";
   req.log_file = scratch / "ncu.log";
+  // --case-timeout: ncu replays the profiled launch once per pass (18 for these sections), each
+  // inside one launch of ako's watchdog; its usual limit (max(2 s, 1000 x the reference)) stopped
+  // the replay on the H200 (ncu: "Failed to profile", the worker gone). ncu's own limit bounds it.
   req.app = {self.string(), "run", "task", result.task, "--root", root.string(), "--shapes", hot->shape,
              "--dtypes", hot->dtype, "--no-cupti", "--no-checks", "--trials", "1", "--max-time", "0.05",
-             "--no-progress", "--color", "never"};
+             "--case-timeout", std::to_string(kNcuRunLimitS), "--no-progress", "--color", "never"};
   if (!opt.arch.empty()) req.app.insert(req.app.end(), {"--arch", opt.arch});
   if (!opt.cache_dir.empty()) req.app.insert(req.app.end(), {"--cache-dir", opt.cache_dir.string()});
   progress.note("profiling " + out.case_label + " with ncu");
   fmt::print(stderr, "ako iterate: ncu: {}\n", profile::shell_words(profile::ncu_profile_argv(req)));
-  const profile::NcuOutcome o = profile::run_ncu(req, 600);
+  const profile::NcuOutcome o = profile::run_ncu(req, kNcuRunLimitS);
   progress.clear();
   if (!o.ok) {
     out.message = "not profiled: " + o.error;

@@ -156,6 +156,23 @@ TEST_F(IterateCli, ThreeFlatIterationsStallAndTryNcu) {
   EXPECT_EQ(summary()["best"], 1);
 }
 
+// The profiled run gets a case timeout as long as ncu's own limit: ncu replays the launch once
+// per pass inside one launch of ako's watchdog, whose usual limit stopped it on the H200.
+TEST_F(IterateCli, TheProfiledRunTakesALongCaseTimeout) {
+  const fs::path argv_file = dir / "ncu-argv.txt";
+  const fs::path fake_ncu = dir / "fake-ncu";
+  write_text(fake_ncu, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + argv_file.string() + "'\nexit 1\n");
+  fs::permissions(fake_ncu, fs::perms::owner_all);
+  const Shell r = git::testing::shell("cd '" + work.string() + "' && AKO_NCU='" + fake_ncu.string() + "' '" AKO_BINARY_DIR
+                                      "/ako' iterate -m 'as mirrored' --task demo --ncu --no-progress --result-json '" +
+                                      (dir / "results" / "base.json").string() + "'");
+  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_TRUE(fs::exists(argv_file)) << r.out;
+  const std::string argv = read_file(argv_file);
+  EXPECT_TRUE(contains(argv, "--case-timeout\n600\n")) << argv;
+  EXPECT_TRUE(contains(argv, "--no-cupti\n")) << argv;
+}
+
 TEST_F(IterateCli, AnIncorrectIterationIsStillLoggedAndCommitted) {
   baseline();
   write_text(work / "solution/demo/k.cuh", "// broken\n");
