@@ -155,8 +155,9 @@ def kernel_args(run, case, tensors):
     case's dtype, as the ported wrapper passes it), then the f32 scalars."""
     sol = run.spec["solution"]["args"]
     bufs = {b["name"]: b for b in run.spec["buffers"]}
-    placeholder = next(b.name for b in case.buffers.values()
-                       if b.role == "in" and b.present and b.dtype == case.dtype and "present_if" not in bufs[b.name])
+    # (None for a task without such an input, e.g. rope: q and k in place, an fp32 cache)
+    placeholder = next((b.name for b in case.buffers.values()
+                        if b.role == "in" and b.present and b.dtype == case.dtype and "present_if" not in bufs[b.name]), None)
     out = []
     for a in sol:
         if a in bufs:
@@ -305,7 +306,11 @@ def bad_inputs(torch, run, case, dev, failures):
             tensors[b.name] = torch.empty(b.shape, dtype=TORCH_DTYPES[b.dtype], device=dev)
     expect = make_expect_raise(torch, failures)
     sol = run.spec["solution"]["args"]
-    xname = run.family.bind(case).x.name
+    # The family's main input (x), or for a family without one (rope, qknorm_rope: q and k in
+    # place) the first present tensor of the case's dtype the kernel takes.
+    bound_x = getattr(run.family.bind(case), "x", None)
+    xname = bound_x.name if bound_x is not None else next(
+        a for a in sol if a in case.buffers and case.buffers[a].present and case.buffers[a].dtype == case.dtype)
     if xname not in sol:  # x reached through views (qkv): its first view the kernel takes (q)
         xname = next(a for a in sol if a in case.buffers and (case.buffers[a].view or {}).get("of") == xname)
     out_name = next(a for a in sol if a in case.buffers and case.buffers[a].present and case.buffers[a].role in ("out", "inout"))

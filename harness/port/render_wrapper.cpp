@@ -186,7 +186,9 @@ std::string dtype_lines(const TaskSpec& s, const DtypeSource& src) {
     if (d == "$dtype") continue;
     std::string want;
     if (d.front() == '$')
-      want = fmt::format("{{\"bf16\": torch.bfloat16, \"fp16\": torch.float16, \"fp32\": torch.float32}}.get({}, {})",
+      // integer values too: an axis may choose an index buffer's dtype (rope's pos_dtype)
+      want = fmt::format("{{\"bf16\": torch.bfloat16, \"fp16\": torch.float16, \"fp32\": torch.float32, "
+                         "\"i32\": torch.int32, \"i64\": torch.int64}}.get({}, {})",
                          local_of(s, d.substr(1)),
                          src.dtype);
     else if (const auto t = parse_dtype(d))

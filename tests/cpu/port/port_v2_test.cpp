@@ -104,8 +104,10 @@ __global__ void apply_scale(T* out, const T* x, const S* scale, int c) {
   EXPECT_TRUE(has(r.kernel, "template <int64_t kScaleDtype, typename DType>\nstruct AkoScaleMixedKernel {"));
   EXPECT_TRUE(has(r.kernel, ".with_dtype<ako_port_scale_mixed_host::elem_scale<DType, kScaleDtype>>()"));
   EXPECT_TRUE(has(r.wrapper, "_AXIS_SCALE_DTYPE = {\"same\": 0, \"fp32\": 1}\n")) << r.wrapper;
-  EXPECT_TRUE(has(r.wrapper, "    if scale.dtype != {\"bf16\": torch.bfloat16, \"fp16\": torch.float16, \"fp32\": torch.float32}"
-                             ".get(scale_dtype, x.dtype):\n        return False\n"));
+  // (integer values map too: an axis may choose an index buffer's dtype, as rope's pos_dtype)
+  EXPECT_TRUE(has(r.wrapper, "    if scale.dtype != {\"bf16\": torch.bfloat16, \"fp16\": torch.float16, \"fp32\": torch.float32, "
+                             "\"i32\": torch.int32, \"i64\": torch.int64}"
+                             ".get(scale_dtype, x.dtype):\n        return False\n")) << r.wrapper;
   EXPECT_TRUE(has(r.wrapper, "args = make_cpp_args(_AXIS_SCALE_DTYPE[scale_dtype], dtype)"));
   REQUIRE_NVCC();
   const std::string out = compile_and_run(r.kernel, R"(
