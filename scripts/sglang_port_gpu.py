@@ -296,6 +296,25 @@ def time_case(torch, run, case, bound, fn, kt, tensors, table):
 
 
 # ---------------------------------------------------------------- per-task checks
+def main_input(run, case):
+    """The family's main input (x), or for a family without one (rope, qknorm_rope: q and k in
+    place) the first present tensor of the case's dtype the kernel takes."""
+    bound_x = getattr(run.family.bind(case), "x", None)
+    if bound_x is not None:
+        return bound_x.name
+    sol = run.spec["solution"]["args"]
+    return next(a for a in sol if a in case.buffers and case.buffers[a].present and case.buffers[a].dtype == case.dtype)
+
+
+def pinned_last_extent(run, name):
+    """Whether the buffer's last extent is also an extent of another buffer (so a tensor one
+    element off there contradicts the others); rope's cos_sin_cache [P, R] is not: its R is
+    whatever the cache holds, a partial rotary."""
+    shapes = {b["name"]: [str(e) for e in b.get("shape", [])] for b in run.spec["buffers"]}
+    own = shapes.get(name) or []
+    return bool(own) and any(own[-1] in s for n, s in shapes.items() if n != name)
+
+
 def bad_inputs(torch, run, case, dev, failures):
     """Wrong dtype, misaligned, non-contiguous and wrong-extent inputs: refused before a launch."""
     from peers.torch_ops import TORCH_DTYPES, make_tensors
@@ -306,11 +325,7 @@ def bad_inputs(torch, run, case, dev, failures):
             tensors[b.name] = torch.empty(b.shape, dtype=TORCH_DTYPES[b.dtype], device=dev)
     expect = make_expect_raise(torch, failures)
     sol = run.spec["solution"]["args"]
-    # The family's main input (x), or for a family without one (rope, qknorm_rope: q and k in
-    # place) the first present tensor of the case's dtype the kernel takes.
-    bound_x = getattr(run.family.bind(case), "x", None)
-    xname = bound_x.name if bound_x is not None else next(
-        a for a in sol if a in case.buffers and case.buffers[a].present and case.buffers[a].dtype == case.dtype)
+    xname = main_input(run, case)
     if xname not in sol:  # x reached through views (qkv): its first view the kernel takes (q)
         xname = next(a for a in sol if a in case.buffers and (case.buffers[a].view or {}).get("of") == xname)
     out_name = next(a for a in sol if a in case.buffers and case.buffers[a].present and case.buffers[a].role in ("out", "inout"))
@@ -339,7 +354,7 @@ def bad_inputs(torch, run, case, dev, failures):
                lambda: call(**{xname: torch.as_strided(spread, x.shape, tuple(2 * st for st in x.stride()),
                                                        2 * x.storage_offset())}))
     for b in case.buffers.values():  # the first other input: one extent off
-        if b.role == "in" and b.present and b.name != xname and b.view is None:
+        if b.role == "in" and b.present and b.name != xname and b.view is None and pinned_last_extent(run, b.name):
             shape = list(b.shape)
             shape[-1] = 2 if shape[-1] == 1 else shape[-1] - 8 if shape[-1] > 8 else shape[-1] + 8
             t = torch.zeros(shape, dtype=tensors[b.name].dtype, device=dev)
@@ -355,7 +370,7 @@ def side_stream(torch, run, case, dev, failures):
     fn = run.fns[run.entry(case).export]
     bound = run.family.bind(case)
     tensors = make_tensors(case, 11, device=dev)
-    xname = bound.x.name
+    xname = main_input(run, case)
     x_new = tensors[xname].clone().normal_()
     bands = guarded_outputs(torch, case, tensors, dev)
     kt = with_bands(torch, case, tensors, bands)
