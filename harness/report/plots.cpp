@@ -162,8 +162,12 @@ std::string facet_svg(const Facet& facet, const CaseBars& bars, double y_max) {
   }
   const double y100 = f.y(100);
   svg.line(f.left, y100, f.right(), y100, "copy-line");
-  svg.text(f.right(), y100 - 4, fmt::format("copy bandwidth {:.0f} GB/s = 100%", bars.copy_bandwidth_gbs), "copy-label",
-           "end");
+  // The full label where it fits over the plot (10 px text: about 5.5 px a character); in a
+  // panel of one or two shapes it would run past the y axis, so there the short one (the legend
+  // above the panels says what the line is).
+  const std::string label = fmt::format("copy bandwidth {:.0f} GB/s = 100%", bars.copy_bandwidth_gbs);
+  const bool fits = static_cast<double>(label.size()) * 5.5 <= f.width - 4;
+  svg.text(f.right(), y100 - 4, fits ? label : std::string("100% copy"), "copy-label", "end");
   return svg.str();
 }
 
