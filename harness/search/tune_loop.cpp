@@ -121,11 +121,13 @@ class Driver {
       Batch b;
       b.cls = i;
       b.points = points;
-      // Resume: only the (variant, shape) pairs the database lacks are measured.
+      // Resume: only the (variant, shape) pairs the database lacks are measured, and those whose
+      // compile was killed at the limits (a loaded machine's verdict; the new record replaces it).
       for (size_t p : points) {
         EvalRequest req{space_.params_of(cs.co.space.valid[p]), {}};
         for (const auto* s : cs.co.cls.shapes) {
-          if (db_.find(s->name, req.params)) {
+          const DbRecord* known = db_.find(s->name, req.params);
+          if (known && !known->killed_at_compile_limits()) {
             ++out_.reused;
             ++reused_;
           } else {

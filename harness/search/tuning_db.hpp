@@ -67,6 +67,12 @@ struct DbRecord {
   std::string recorded_at;     // ISO 8601 UTC
   bool correct() const { return verdict == "correct" && median_us > 0; }
   bool refused_by_static_checks() const { return verdict == "failed" && reason.rfind(kStaticCheckReason, 0) == 0; }
+  // Its compile was killed at the time or memory limit (jit::compile_fault): a verdict about the
+  // machine's load as much as the variant, so a resumed tune measures it again.
+  bool killed_at_compile_limits() const {
+    return verdict == "failed" &&
+           (reason.rfind("compile_timeout: ", 0) == 0 || reason.rfind("compile_out_of_memory: ", 0) == 0);
+  }
 };
 
 nlohmann::json to_json(const DbRecord& r);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -223,6 +224,37 @@ TEST(Pipeline, StopEndsCleanlyAndARerunResumes) {
       ASSERT_TRUE(c.contains("tuned_on")) << c.dump();
       EXPECT_EQ(c["tuned_on"].size(), 1u);
     }
+}
+
+// A record of a compile killed at the time limit (a loaded machine can make one of any
+// variant) is measured again on resume, and the new record replaces it; the rest is reused.
+TEST(Pipeline, AResumeMeasuresAgainWhatACompileLimitKilled) {
+  Landscape& l = landscape();
+  ScratchDir dir("limits");
+  const fs::path dbf = dir.path() / "tune.jsonl";
+  const std::vector<const task::ShapeSpec*> shapes{&l.spec.shapes[1]};
+  const TuneOptions opt = options("evolve", 16, 8);
+  ReplayEvaluator first(l.file, synthetic_context());
+  TuneOutcome once;
+  DbRecord killed;
+  {
+    TuningDb db(dbf, synthetic_context());
+    once = tune(l.spec, shapes, ClassMode::shape, opt, first, db);
+    ASSERT_GT(once.measured, 1u);
+    killed = *db.records_for_shape(shapes[0]->name).front();
+  }
+  killed.verdict = "failed";
+  killed.reason = "compile_timeout: solution/t/k.cuh: killed at the 120 s compile time limit";
+  killed.median_us = 0;
+  std::ofstream(dbf, std::ios::app) << to_json(killed).dump() << "\n";
+
+  ReplayEvaluator second(l.file, synthetic_context());
+  TuningDb db(dbf, synthetic_context());
+  ASSERT_TRUE(db.find(killed.shape, killed.params)->killed_at_compile_limits());
+  const TuneOutcome resumed = tune(l.spec, shapes, ClassMode::shape, opt, second, db);
+  EXPECT_EQ(resumed.measured, 1u);
+  EXPECT_EQ(resumed.reused, once.measured - 1);
+  EXPECT_TRUE(db.find(killed.shape, killed.params)->correct());
 }
 
 }  // namespace
