@@ -23,7 +23,6 @@ class OracleScratch {
     }
     return buffer_.get();
   }
-  std::size_t bytes() const { return buffer_.bytes(); }
 
  private:
   cuda::DeviceBuffer buffer_;
