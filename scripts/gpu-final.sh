@@ -11,12 +11,7 @@ OUT=${OUT:-out}; mkdir -p "$OUT"
 B=bundle/bin; S="$OUT/summary.txt"
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache} AKO_BIN=$PWD/$B/ako AKO_ROOT=$PWD
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$S"
-$B/ako run task rmsnorm --no-progress --json "$OUT/rms-cold.json" > "$OUT/rms-cold.txt" 2>&1
-for i in 1 2 3; do
-  t0=$(date +%s.%N); $B/ako run task rmsnorm --no-progress --json "$OUT/rms-warm-$i.json" > "$OUT/rms-warm-$i.txt" 2>&1; rc=$?
-  t1=$(date +%s.%N); echo "warm rmsnorm $i: rc $rc $(python3 -c "print(f'{$t1-$t0:.3f}')") s; validate $(python3 -c "import json;print(round(json.load(open('$OUT/rms-warm-$i.json'))['phases']['validate_s'],3))") s; precision $(python3 scripts/precision_split.py "$OUT/rms-warm-$i.json")" | tee -a "$S"
-done
-grep -E "^(CORRECT|SPEEDUP|BASELINE)" "$OUT/rms-warm-1.txt" | tee -a "$S"
+OUT="$OUT" WARM=3 scripts/gpu-warm-rmsnorm.sh   # the cold run, three warm runs, their lines in $S
 $B/ako run task layernorm --no-progress --json "$OUT/layernorm-run.json" > "$OUT/layernorm-run.txt" 2>&1
 echo "layernorm run rc $?; precision $(python3 scripts/precision_split.py "$OUT/layernorm-run.json")" | tee -a "$S"; grep -E "^(config|CORRECT|SPEEDUP|BASELINE)" "$OUT/layernorm-run.txt" | tee -a "$S"
 AKO_REPORT_OUT=$OUT/report $B/ako_gpu_tests --gtest_filter="${FILTER:-*}" --gtest_output="json:$OUT/gpu-tests.json" > "$OUT/gpu-tests.log" 2>&1
