@@ -207,7 +207,11 @@ void start_worker_early(RunWorker& w, double case_timeout_s, PhaseClock& clock) 
   w.copt.case_timeout_s = case_timeout_s;
   w.copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
   w.scratch.path = w.copt.scratch_dir;
-  w.scratch.mark.emplace(w.scratch.path);
+  try {
+    w.scratch.mark.emplace(w.scratch.path);
+  } catch (const Error&) {
+    // Unmarked (never swept); where it cannot be made at all, the worker's start says so.
+  }
   if (!nvidia_device_node_present()) return;
   try {
     w.copt.worker_exe = worker_executable();
