@@ -325,7 +325,7 @@ TEST_F(KillCli, TheNextCallSweepsTheScratchFolderOfAKilledAkoAndKeepsALiveOnes) 
   const auto [warm_status, warm_out] = complete(args);
   ASSERT_EQ(warm_status, 0) << warm_out;
   const fs::path tmp = dir_ / "tmp";
-  const std::vector<std::string> slow{"AKO_FAKE_WORKER_CASE_MS=500"};   // the live run lasts about 3 s
+  const std::vector<std::string> slow{"AKO_FAKE_WORKER_CASE_MS=800"};   // the live run lasts about 5 s
 
   KilledProcess live = start(args, dir_ / "live.log", slow);
   ASSERT_TRUE(ako::testsupport::appeared(token_, "ako_fake_worker", 20000)) << ako::read_file(dir_ / "live.log");
