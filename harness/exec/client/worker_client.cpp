@@ -80,8 +80,17 @@ class Ledger {
   }
 
   // A baseline the worker blamed in a pending case: recorded with the case, and left out when
-  // the case runs again (exec/protocol/baseline_blame.hpp).
-  void blame_baseline(int index, BaselineResult b) { blamed_[index].push_back(std::move(b)); }
+  // the case runs again (exec/protocol/baseline_blame.hpp). False, and nothing recorded, when the
+  // case does not run that baseline (any more): each blame takes one away, so blames end.
+  bool blame_baseline(int index, BaselineResult b) {
+    const CaseJob& c = job_.cases[position_.at(index)];
+    std::vector<BaselineResult>& blamed = blamed_[index];
+    const auto named = [&](const auto& x) { return x.name == b.name; };
+    if (std::none_of(c.baselines.begin(), c.baselines.end(), named) || std::any_of(blamed.begin(), blamed.end(), named))
+      return false;
+    blamed.push_back(std::move(b));
+    return true;
+  }
 
   void settle(CaseResult r) {
     done_[position_.at(r.index)] = r;
@@ -296,11 +305,10 @@ class Session {
   // fault, exits and the next worker does.
   bool on_baseline_failed(const WorkerEvent& ev) {
     const std::optional<BaselineResult> b = baseline_of_event(ev);
-    if (!b || !running_ || *running_ != ev.index) {
-      note(fmt::format("baseline_failed event for case {}, which is not running or names no baseline", ev.index));
+    if (!b || !running_ || *running_ != ev.index || !ledger_.blame_baseline(ev.index, *b)) {
+      note(fmt::format("baseline_failed event for case {}, which is not running or names no baseline it runs", ev.index));
       return false;
     }
-    ledger_.blame_baseline(ev.index, *b);
     running_.reset();
     ++settled_;
     return true;

@@ -586,6 +586,19 @@ TEST_F(BaselineBlameClient, TwoBaselinesAtFaultInTurnAreBothRecordedAndDoNotStop
   expect_correct_from_worker(run.results[1], 1);
 }
 
+TEST_F(BaselineBlameClient, ABlameOfABaselineTheCaseDoesNotRunIsNoise) {
+  WorkerJob job = job_with_baselines("baseline_oob");
+  job.cases[0].baselines.erase(job.cases[0].baselines.begin());   // no trapper in the job
+  const WorkerRun run = run_worker(job, opt_);
+  EXPECT_EQ(run.fatal, "");
+  ASSERT_EQ(run.results.size(), 2u);
+  expect_correct_from_worker(run.results[0], 0);
+  ASSERT_EQ(run.results[0].baselines.size(), 1u);
+  EXPECT_EQ(run.results[0].baselines[0].name, "plain");
+  ASSERT_FALSE(run.diagnostics.empty());
+  EXPECT_TRUE(contains(run.diagnostics[0], "baseline_failed event for case 0")) << run.diagnostics[0];
+}
+
 TEST(BaselineBlame, RolesEventsAndTheCaseWithoutIt) {
   EXPECT_EQ(baseline_role("flashinfer"), "baseline flashinfer");
   EXPECT_EQ(baseline_of_role("baseline flashinfer"), std::optional<std::string>("flashinfer"));
