@@ -93,7 +93,8 @@ ProfileRun profile_hottest_case(const fs::path& root, const RunResult& result, c
   req.log_file = scratch / "ncu.log";
   // --case-timeout: ncu replays the profiled launch once per pass (18 for these sections), each
   // inside one launch of ako's watchdog; its usual limit (max(2 s, 1000 x the reference)) stopped
-  // the replay on the H200 (ncu: "Failed to profile", the worker gone). ncu's own limit bounds it.
+  // the replay on the H200 (ncu: "Failed to profile", the worker gone). A 600 s case timeout
+  // makes that limit max(20 s, ...) (exec/protocol/launch_limit.hpp); ncu's own limit bounds it.
   req.app = {self.string(), "run", "task", result.task, "--root", root.string(), "--shapes", hot->shape,
              "--dtypes", hot->dtype, "--no-cupti", "--no-checks", "--trials", "1", "--max-time", "0.05",
              "--case-timeout", std::to_string(kNcuRunLimitS), "--no-progress", "--color", "never"};

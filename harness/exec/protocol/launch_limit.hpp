@@ -29,7 +29,8 @@ double launch_limit_s(const LaunchLimit& limit, std::optional<double> reference_
 // or "54 s (the reference has not run yet)".
 std::string describe_launch_limit(const LaunchLimit& limit, std::optional<double> reference_s);
 
-// The limit ako gives the worker for a parent case timeout: the worker must fire first.
+// The limit ako gives the worker for a parent case timeout: the worker must fire first, and its
+// floor is a thirtieth of the case timeout (2 s at the default 60 s, 20 s at 600 s).
 LaunchLimit launch_limit_for_case_timeout(double case_timeout_s);
 
 }  // namespace ako::exec

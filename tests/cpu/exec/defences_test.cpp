@@ -128,6 +128,11 @@ TEST(LaunchLimitTest, FollowsTheCaseTimeout) {
   EXPECT_DOUBLE_EQ(one.max_s, 0.9);
   EXPECT_DOUBLE_EQ(one.min_s, 0.9);   // the floor never exceeds the cap
   EXPECT_DOUBLE_EQ(launch_limit_s(one, 1e-6), 0.9);
+  // A long case timeout (the run under ncu) raises the floor: a replayed launch is slow.
+  const LaunchLimit profiled = launch_limit_for_case_timeout(600);
+  EXPECT_DOUBLE_EQ(profiled.min_s, 20.0);
+  EXPECT_DOUBLE_EQ(launch_limit_s(profiled, 207e-6), 20.0);
+  EXPECT_DOUBLE_EQ(launch_limit_for_case_timeout(60).min_s, 2.0);   // the default is unchanged
 }
 
 TEST(LaunchLimitTest, TravelsInTheWorkerJob) {
