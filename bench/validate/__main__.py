@@ -18,7 +18,8 @@ SCHEMA = "ako.validate/1"
 
 
 def log(msg):
-    print(f"validate: {msg}", file=sys.stderr, flush=True)
+    # progress on stdout: `ako validate` shows each line as it comes (tracebacks go to stderr)
+    print(f"validate: {msg}", flush=True)
 
 
 def parse(argv):

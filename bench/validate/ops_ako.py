@@ -70,6 +70,8 @@ class AkoOps:
         if not (payload / "MANIFEST").is_file():
             raise FileNotFoundError(f"no {payload / 'MANIFEST'}: run scripts/sglang-gpu-check.sh --prepare and carry .sgl-proof")
         sys.path.insert(0, str(REPO / "scripts"))
+        if not (hasattr(torch.Tensor, "__dlpack_c_exchange_api__") or hasattr(torch.Tensor, "__c_dlpack_exchange_api__")):
+            os.environ.setdefault("TVM_FFI_DISABLE_TORCH_C_DLPACK", "1")  # as scripts/sglang_port_gpu.py
         from sglang_jit import Builder, import_wrapper, install_jit_utils
         from sglang_port_entries import read_port
         from sglang_port_gpu import ported_tasks
