@@ -6,6 +6,7 @@ import json
 import pathlib
 import sys
 import time
+import traceback
 
 BENCH = pathlib.Path(__file__).resolve().parents[1]
 REPO = BENCH.parent
@@ -76,8 +77,12 @@ def run_backend(torch, stack, ops, args, result_for, record):
     fn = lambda: stack.step(k)  # noqa: E731
     for mode in ("eager", "graph") if args.graph else ("eager",):
         t0 = time.time()
-        row[mode] = {"step_ms": measure.latency(fn, args.steps, args.warmup, mode == "graph"),
-                     "gpu_us": measure.attribute(fn, k, args.steps, mode == "graph")}
+        row[mode] = {"step_ms": measure.latency(fn, args.steps, args.warmup, mode == "graph")}
+        try:
+            row[mode]["gpu_us"] = measure.attribute(fn, k, args.steps, mode == "graph")
+        except RuntimeError as e:  # the step's latency stands; its families are then unmeasured
+            log(f"  {result_for} {mode}: no attribution: {e}")
+            row[mode]["gpu_us"] = {"total": 0.0, "other": 0.0, "families": {}, "error": str(e)}
         log(f"  {result_for} {mode}: step {row[mode]['step_ms']['median']:.3f} ms, family kernels "
             f"{sum(row[mode]['gpu_us']['families'].values()):.0f} us of {row[mode]['gpu_us']['total']:.0f} us "
             f"({time.time() - t0:.0f} s)")
@@ -133,7 +138,15 @@ def main(argv=None):
     with torch.inference_mode():
         for name, ops in backends.items():
             log(f"backend {name}")
-            row, outputs[name], k = run_backend(torch, stack, ops, args, name, record=(name == "ako"))
+            try:
+                row, outputs[name], k = run_backend(torch, stack, ops, args, name, record=(name == "ako"))
+            except Exception as e:  # noqa: BLE001  a backend that cannot run a step: named, the others go on
+                traceback.print_exc()
+                log(f"  {name} failed: {type(e).__name__}: {e}")
+                result["backends"][name] = {"sites": [], "error": f"{type(e).__name__}: {e}"}
+                if name == "torch":
+                    raise
+                continue
             if name == "ako":
                 records = k.records
             o = outputs[name].float()
@@ -141,7 +154,7 @@ def main(argv=None):
             if name != "torch":
                 row["output"] = measure.compare(outputs[name], outputs["torch"])
             result["backends"][name] = row
-        if records and "engine" in backends and args.micro_samples:
+        if records and "engine" in result["backends"] and args.micro_samples:
             log(f"microbench: {len(records)} distinct family calls, engine and ako")
             result["micro"] = measure.microbench(records, {"engine": backends["engine"], "ako": ako},
                                                  args.micro_samples, 3)

@@ -40,6 +40,7 @@ def families(result):
     ported = set(result.get("ported", []))
     micro = micro_speedups(result.get("micro", []))
     modes = [m for m in ("eager", "graph") if m in be.get("ako", {}) and m in be.get("engine", {})]
+    errors = {m: be[n][m]["gpu_us"]["error"] for m in modes for n in ("engine", "ako") if "error" in be[n][m].get("gpu_us", {})}
     out = {}
     for fam in sorted({s["family"] for s in ako_sites}):
         rows = [s for s in ako_sites if s["family"] == fam]
@@ -64,7 +65,8 @@ def families(result):
                 row["reason"] = f"microbench {mi:.2f}x, in the step {', '.join(short)} (< {BAR:.2f} x microbench)"
             elif unmeasured or not row["step_speedup"]:
                 row["verdict"] = "unmeasured"
-                row["reason"] = f"no time for {', '.join(unmeasured) or 'the step'}"
+                row["reason"] = f"no time for {', '.join(unmeasured) or 'the step'}" + "".join(
+                    f"; {m}: {e}" for m, e in errors.items())
             else:
                 steps = ", ".join(f"{m} {s:.2f}x" for m, s in row["step_speedup"].items())
                 row["verdict"] = "transfers"
@@ -80,6 +82,9 @@ def overall(result):
     """(verdict, failures): fail on a failing family verdict or an output beyond tolerance."""
     failures = [f"{f}: {r['verdict']}: {r['reason']}" for f, r in result["families"].items() if r["verdict"] in FAILING]
     for name in ("engine", "ako"):
+        if "error" in result["backends"].get(name, {}):
+            failures.append(f"{name} backend: {result['backends'][name]['error']}")
+            continue
         o = result["backends"].get(name, {}).get("output")
         if o is not None and not (o.get("rel_l2") is not None and o["rel_l2"] <= REL_L2_TOL):
             failures.append(f"{name} output vs torch: relative L2 {o.get('rel_l2')} > {REL_L2_TOL:g}")
