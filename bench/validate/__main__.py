@@ -154,15 +154,21 @@ def main(argv=None):
             if name != "torch":
                 row["output"] = measure.compare(outputs[name], outputs["torch"])
             result["backends"][name] = row
-        if records and "engine" in result["backends"] and args.micro_samples:
+        engine_ran = "error" not in result["backends"].get("engine", {"error": "not run"})
+        if records and engine_ran and args.micro_samples:
             log(f"microbench: {len(records)} distinct family calls, engine and ako")
-            result["micro"] = measure.microbench(records, {"engine": backends["engine"], "ako": ako},
-                                                 args.micro_samples, 3)
+            try:
+                result["micro"] = measure.microbench(records, {"engine": backends["engine"], "ako": ako},
+                                                     args.micro_samples, 3)
+            except Exception as e:  # noqa: BLE001  the families' verdicts then say the microbench is unmeasured
+                traceback.print_exc()
+                log(f"  microbench failed: {type(e).__name__}: {e}")
+                result["micro_error"] = f"{type(e).__name__}: {e}"
     result["families"] = verdict.families(result) if "ako" in result["backends"] else {}
     result["step_speedup"] = verdict.step_speedups(result)
     result["verdict"], result["failures"] = verdict.overall(result)
     if args.device == "cpu":
-        result["verdict"], result["failures"] = "smoke", ["cpu smoke run: torch backend only, nothing timed"]
+        result["verdict"], result["failures"] = "smoke", []  # the torch backend alone, nothing timed: no verdict
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(result, indent=1, default=str))
         log(f"wrote {args.json}")

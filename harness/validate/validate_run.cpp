@@ -41,12 +41,13 @@ std::string tail_of(const fs::path& file, size_t lines) {
     return "";
   }
   while (!text.empty() && text.back() == '\n') text.pop_back();
-  size_t pos = text.size();
-  for (size_t n = 0; n < lines && pos > 0; ++n) {
-    pos = text.rfind('\n', pos - 1);
-    if (pos == std::string::npos) return text;
+  size_t start = text.size();  // the start of the last `lines` lines
+  for (size_t n = 0; n < lines; ++n) {
+    const size_t nl = start == 0 ? std::string::npos : text.rfind('\n', start - 1);
+    if (nl == std::string::npos) return text;
+    start = nl;
   }
-  return text.substr(pos + 1);
+  return text.substr(start + 1);
 }
 
 }  // namespace

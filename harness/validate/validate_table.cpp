@@ -91,6 +91,7 @@ std::string headline(const ValidateResult& r) {
                               r.blocks_note.empty() ? "per step" : r.blocks_note, r.steps,
                               r.graph ? ", eager and CUDA graph" : ", eager");
   if (r.tiny) s += " [tiny dims: a smoke run]";
+  if (r.verdict == "smoke") s += " [the torch backend alone, nothing timed: no verdict]";
   return s;
 }
 

@@ -40,7 +40,7 @@ TEST(ValidateResult, ReadsAPassingRun) {
 
 TEST(ValidateResult, PrintsTheStepTableTheVerdictsAndThePassLine) {
   const std::string t = format_validate_text(read_validate_json(kFixtures / "flux1-pass.json"));
-  for (const char* want : {"flux1 on NVIDIA H200: blocks double 2 of 19, single 2 of 38", "backend  mode", "step ms",
+  for (const char* want : {"flux1 on NVIDIA H200: blocks double 2 of 19, single 2 of 38", "backend   mode  step ms  family us  GPU us  vs engine", "ako      eager    6.810        540    6540      1.03x  4.30e-03   0.0625",
                            "ako step vs engine: eager 1.03x graph 1.03x (as measured; no verdict)",
                            "norm_scale_shift: microbench 1.50x, in the step eager 1.50x, graph 1.49x", "VALIDATE: pass (flux1)"})
     EXPECT_TRUE(has(t, want)) << want << "\n" << t;
