@@ -82,7 +82,9 @@ class AkoOps:
             ops_engine._load(*m)  # the engine's modules first: they bind SGLang's own jit utils
         before = sys.modules.get("sglang.kernels.jit.utils")
         build_root = pathlib.Path(os.environ.get("AKO_VALIDATE_BUILD", "/tmp/ako-validate-build"))
-        utils = install_jit_utils(payload, Builder(payload, build_root, arch), tvm_ffi, self.loads)
+        builder = Builder(payload, build_root, arch)
+        self.engine.attach_jit(builder, tvm_ffi, payload)
+        utils = install_jit_utils(payload, builder, tvm_ffi, self.loads)
         if before is not None and hasattr(before, "get_jit_cuda_arch"):
             utils.get_jit_cuda_arch = before.get_jit_cuda_arch
         for task, path in ported_tasks(payload).items():

@@ -2,10 +2,12 @@
 where bench/peers can load it from peers/sglang-0.5.23 (bench/peers/sglang_loader.py, no sglang
 install); the same calls as bench/peers/<family>.py's engine peers. Where the engine's kernel is
 not callable from Python here (FlashInfer / sgl-kernel are not installed on the GPU machine: the
-engine's rmsnorm, qknorm, gated GELU; SGLang's JIT qknorm_rope), or its guard declines the
-site, the site runs the torch form and the impl name says why (dispatch.py lists it).
+engine's qknorm, gated GELU; SGLang's JIT qknorm_rope), or its guard declines the site, the
+site runs the torch form and the impl name says why (dispatch.py lists it).
 
 Which kernel per family (context/sglang_modulation.md, bench/peers/*.py):
+  rmsnorm                          SGLang's JIT RMSNorm (elementwise/rmsnorm.cuh) when the payload
+                                   packs it, built by the ako backend's builder (attach_jit)
   norm_scale_shift                 fused_norm_scale_shift (CuTe DSL), C % 256 == 0 and C <= 8192;
                                    else FLUX's fused_layernorm_modulate (KDA Triton) for bf16 [B,C]
   residual_gate_norm_scale_shift   fused_scale_residual_norm_scale_shift (CuTe DSL), same guard
@@ -36,6 +38,20 @@ ROTARY = ("kernels.ops.diffusion.rope.rotary_triton", ("triton",))
 SWIGLU = ("kernels.ops.diffusion.activation.silu_mul_bitexact", ("triton",))
 
 
+def _rms_class(d):
+    """The RMSNorm struct SGLang 0.5.23 picks for hidden size d (None: not served)."""
+    if not (d in (64, 128, 256) or (256 < d <= 8192 and d % 256 == 0) or (8192 <= d <= 16384 and d % 512 == 0)):
+        return None
+    if d in (64, 128, 256):
+        return "RMSNormWarpKernel"
+    return "RMSNormHalfKernel" if d == 512 or (d >= 2048 and d % 512 == 0) else "RMSNormKernel"
+
+
+def torch_empty_like(t):
+    import torch
+    return torch.empty_like(t)
+
+
 def _mod(t, B, C):
     """A [B,1,C] operand in the (B, C) form the CuTe DSL kernels take; a scalar [1] as it is."""
     return t if t is None or t.numel() == 1 else t.reshape(B, C)
@@ -47,6 +63,13 @@ class EngineOps:
     def __init__(self):
         self.why = dict(self.WHY)  # family -> why its last site ran the torch form
         self._cs = {}
+        self.jit = None            # (Builder, tvm_ffi, payload): SGLang's own JIT kernels (attach_jit)
+        self._rms = {}
+
+    def attach_jit(self, builder, tvm_ffi, payload):
+        """SGLang's JIT RMSNorm (elementwise/rmsnorm.cuh, which --prepare packs beside the ports
+        when the tree has it), built with the ako backend's builder as SGLang's JIT would."""
+        self.jit = (builder, tvm_ffi, payload)
 
     def __call__(self, family, *args, **kw):
         fn = getattr(self, family, None)
@@ -56,7 +79,7 @@ class EngineOps:
         why = self.why.get(family, "no engine kernel callable from Python here")
         return getattr(ops_torch, family)(*args, **kw), f"torch ({why})"
 
-    WHY = {"rmsnorm": "FlashInfer's RMSNorm (sgl-kernel) is not installed here",
+    WHY = {"rmsnorm": "SGLang's JIT RMSNorm is not in the payload (.sgl-proof) and sgl-kernel is not installed here",
            "qknorm": "SGLang's JIT fused_inplace_qknorm is not built by bench/peers",
            "qknorm_rope": "SGLang's JIT qknorm_rope is not built by bench/peers"}
 
@@ -89,6 +112,37 @@ class EngineOps:
         y, res = m.fused_scale_residual_norm_scale_shift(residual, x, _mod(gate, B, C), weight, bias,
                                                          _mod(scale, B, C), _mod(shift, B, C), norm, eps)
         return (y, res), "sglang_cute"
+
+    def rmsnorm(self, x, weight, eps):
+        """sglang.kernels.ops.layernorm.norm's RMSNorm: its struct picked by hidden size as in
+        scripts/sglang_gpu_check.py (weight required, PDL on sm_90)."""
+        C = x.shape[-1]
+        if self.jit is None or weight is None or not x.is_contiguous():
+            return None
+        builder, tvm_ffi, payload = self.jit
+        if not (payload / "sglang/python/sglang/kernels/jit/csrc/elementwise/rmsnorm.cuh").is_file():
+            return None
+        cls = _rms_class(C)
+        dt = {"torch.bfloat16": "bf16", "torch.float16": "fp16"}.get(str(x.dtype))
+        if cls is None or dt is None:
+            self.why["rmsnorm"] = f"SGLang's JIT RMSNorm takes no hidden size {C} / dtype {x.dtype}"
+            return None
+        key = (C, dt)
+        if key not in self._rms:
+            try:
+                so = builder.build(f"sgl_rmsnorm_{C}_{dt}", ["elementwise/rmsnorm.cuh"],
+                                   [("sgl_rmsnorm", f"{cls}<{C}, true, {dt}_t>::run")])
+                self._rms[key] = tvm_ffi.load_module(str(so)).get_function("sgl_rmsnorm")
+            except Exception as e:  # noqa: BLE001
+                self._rms[key] = None
+                self.why["rmsnorm"] = f"SGLang's JIT RMSNorm did not build: {str(e).splitlines()[0][:200]}"
+        fn = self._rms[key]
+        if fn is None:
+            return None
+        x2 = x.reshape(-1, C)
+        out = torch_empty_like(x2)
+        fn(x2, weight, out, eps)
+        return out.view(x.shape), "sglang_jit"
 
     def layernorm(self, x, weight, bias, eps):
         m = _load(*NORM_INFER)
