@@ -14,8 +14,9 @@ import unittest
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-GROUPS = {"cpu": ["test_expr", "test_cases", "test_family", "test_timing", "test_peer_timing", "test_compare_torch"],
-          "torch": ["test_torch_side", "test_sglang_loader"]}
+GROUPS = {"cpu": ["test_expr", "test_cases", "test_family", "test_timing", "test_peer_timing", "test_compare_torch",
+                  "test_validate"],
+          "torch": ["test_torch_side", "test_sglang_loader", "test_validate_torch"]}
 
 
 def main():

@@ -13,6 +13,7 @@
 #include "cli/commands/report_command.hpp"
 #include "cli/commands/run_command.hpp"
 #include "cli/commands/tune_command.hpp"
+#include "cli/commands/validate_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
 #include "common/scratch_folder.hpp"
@@ -309,7 +310,8 @@ struct ReportCli {
         "iteration, status markers, where the stall rule fired or reset, the hypotheses on hover); the tuning\n"
         "landscape from the tuning database (every variant of each class against each parameter, the config's\n"
         "chosen point marked, wrong and refused variants counted); the ncu before/after table; device, commit,\n"
-        "command and date. A missing optional input is listed with the command that makes it.\n"
+        "command and date; with --validate, the model-level check of `ako validate`. A missing optional input is\n"
+        "listed with the command that makes it.\n"
         "Exit 0 written; 2 usage or input error (unknown task, no run result, --run or --tune file missing).");
     add_task_positionals(cmd, words);
     cmd->add_option("--run", report.run,
@@ -319,6 +321,9 @@ struct ReportCli {
                     "a tuning database (ako tune's JSON lines) for the landscape (default: bench/tuning/<task>.jsonl\n"
                     "when it exists); its last device's records, or the run's device when it has records there");
     cmd->add_option("--out", report.out, "folder for report.html and report.md (default: report/<task>/ in the workspace)");
+    cmd->add_option("--validate", report.validate,
+                    "an `ako validate --json` result (schema ako.validate/1; repeatable): adds the model-level section\n"
+                    "(step per backend, family verdicts, sites left to the engine)");
     cmd->add_option("--root", report.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   }
   int dispatch() {
@@ -354,6 +359,7 @@ int main(int argc, char** argv) {
   ako::cli::PortCli port_cli(app);  // ako mirror, ako port
   ako::cli::CacheCli cache_cli(app);  // ako cache stats, ako cache prune
   ReportCli report(app);
+  ako::cli::ValidateCli validate_cli(app);  // ako validate
 
   app.add_subcommand("version", "print the versions of ako, NVRTC and the CUDA headers in use, and the kernel cache folder");
 
@@ -378,6 +384,7 @@ int main(int argc, char** argv) {
     if (tune.cmd->parsed()) return tune.dispatch();
     if (compile.cmd->parsed()) return compile.dispatch();
     if (report.cmd->parsed()) return report.dispatch();
+    if (const auto code = validate_cli.dispatch()) return *code;
     return version_command();
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "ako: {}\nRun with --help for usage.\n", e.what());

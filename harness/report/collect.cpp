@@ -221,6 +221,15 @@ ReportData collect_report_data(const ReportRequest& req, const Say& say) {
     read_ncu(req, *traj, d, say);
   }
   read_landscape(req, run->device.name, d, say);
+  for (const auto& f : req.validate_files) {
+    if (!fs::exists(f))
+      throw Error(fmt::format("--validate {}: no such file; make it with `ako validate --model M --json {}` on a GPU machine",
+                              f.string(), f.string()));
+    validate::ValidateResult v = validate::read_validate_json(f);
+    say(fmt::format("model-level validation: {} ({} on {}: {}, {} famil{})", f.string(), v.model, v.device, v.verdict,
+                    v.families.size(), v.families.size() == 1 ? "y" : "ies"));
+    d.models.emplace_back(f.string(), std::move(v));
+  }
   return d;
 }
 

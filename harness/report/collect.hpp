@@ -18,6 +18,7 @@ struct ReportRequest {
   std::filesystem::path run_file;  // empty: trajectory/<task>/iter-<best>/result.json
   std::filesystem::path tune_db;   // empty: bench/tuning/<task>.jsonl when it exists
   std::string command;             // the command line, shown on the page
+  std::vector<std::filesystem::path> validate_files;  // `ako validate --json` results to show
 };
 
 using Say = std::function<void(const std::string&)>;  // one progress line

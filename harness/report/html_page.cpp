@@ -219,8 +219,10 @@ std::string render_html(const ReportData& d) {
   s += fmt::format("<title>ako report: {}</title>\n<style>{}</style></head>\n<body>\n", esc(d.meta.task), css());
   s += fmt::format("<header><h1>ako report: {}</h1>\n{}</header>\n", esc(d.meta.task), meta_block(d));
   s += "<nav><a href=\"#cases\">per case</a> · <a href=\"#history\">iterations</a> · <a href=\"#tuning\">tuning</a> · "
-       "<a href=\"#ncu\">ncu</a> · <a href=\"#missing\">not included</a></nav>\n";
-  s += cases_section(d) + history_section(d) + landscape_section(d) + ncu_section(d) + missing_section(d);
+       "<a href=\"#ncu\">ncu</a> · " + std::string(d.models.empty() ? "" : "<a href=\"#models\">model-level</a> · ") +
+       "<a href=\"#missing\">not included</a></nav>\n";
+  s += cases_section(d) + history_section(d) + landscape_section(d) + ncu_section(d) + model_level_html(d) +
+       missing_section(d);
   return s + "</body></html>\n";
 }
 

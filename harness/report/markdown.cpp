@@ -91,6 +91,7 @@ std::string render_markdown(const ReportData& d) {
                        c.winner ? fmt::format("{:.2f}", c.winner->score_us) : "-", c.variants.size(), c.wrong, c.refused);
     }
   }
+  s += model_level_markdown(d);
   if (!d.missing.empty()) {
     s += "\n## Not included\n\n";
     for (const auto& mi : d.missing) s += fmt::format("- {}: `{}` is missing; make it with `{}`\n", mi.what, mi.file, mi.how);

@@ -13,6 +13,10 @@ namespace ako::report {
 std::string render_html(const ReportData& d);
 std::string render_markdown(const ReportData& d);
 
+// The model-level section (`ako validate` results), empty when none was given (model_level.cpp).
+std::string model_level_markdown(const ReportData& d);
+std::string model_level_html(const ReportData& d);
+
 // Shared by both: a number or "-" (fmt spec such as "{:.2f}").
 std::string num_or_dash(const std::optional<double>& v, const char* spec = "{:.2f}");
 

@@ -9,6 +9,7 @@
 
 #include "profile/ncu_summary.hpp"
 #include "result/run_result.hpp"
+#include "validate/validate_result.hpp"
 
 namespace ako::report {
 
@@ -127,6 +128,8 @@ struct ReportData {
   std::optional<History> history;
   std::optional<Landscape> landscape;
   NcuPair ncu;
+  // `ako validate` results given with --validate (model-level: does the win show in a DiT step)
+  std::vector<std::pair<std::string, validate::ValidateResult>> models;  // file as given, result
   std::vector<MissingInput> missing;
 };
 

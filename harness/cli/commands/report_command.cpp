@@ -16,6 +16,7 @@ std::string command_line(const ReportOptions& o) {
   if (!o.run.empty()) s += " --run " + o.run.string();
   if (!o.tune.empty()) s += " --tune " + o.tune.string();
   if (!o.out.empty()) s += " --out " + o.out.string();
+  for (const auto& v : o.validate) s += " --validate " + v.string();
   return s;
 }
 
@@ -27,6 +28,7 @@ int report_command(const ReportOptions& opt) {
   req.task = opt.task;
   req.run_file = opt.run;
   req.tune_db = opt.tune;
+  req.validate_files = opt.validate;
   req.command = command_line(opt);
   const std::filesystem::path out = opt.out.empty() ? req.root / "report" / opt.task : opt.out;
   fmt::print("ako report {}: workspace {}\n", opt.task, req.root.string());

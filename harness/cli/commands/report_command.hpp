@@ -3,6 +3,7 @@
 // recorded run, trajectory, ncu profiles and tuning database (harness/report/).
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace ako::cli {
 
@@ -12,6 +13,7 @@ struct ReportOptions {
   std::filesystem::path run;      // --run: an ako.run/1 JSON; empty: the trajectory's best iteration
   std::filesystem::path tune;     // --tune: a tuning database; empty: bench/tuning/<task>.jsonl if present
   std::filesystem::path out;      // --out; empty: <root>/report/<task>
+  std::vector<std::filesystem::path> validate;  // --validate: `ako validate --json` results (model-level section)
 };
 
 // 0 written (whatever optional input was missing is listed); 2 usage or input error (unknown
