@@ -2,7 +2,8 @@
 // SGLang's tolerance; cases and labels are the ones intended; q and k are views into qkv at the
 // packed layout's offsets and strides, the weights [D] or [H * D] by form; bytes count q and k
 // read and written and the weights once (v never); the default config's classes fit every shape;
-// SGLang's fused_inplace_qknorm is instantiated and launched as its run() would; every kernel
+// SGLang's fused_inplace_qknorm and FlashInfer's QKRMSNorm (per head) and RMSNorm (across heads,
+// what SGLang runs for Wan) are instantiated and launched as their launchers would; every kernel
 // compiles for sm_90a without spills, every config class too, and so does the broken candidate
 // the GPU test runs (tests/gpu/qknorm_test.cpp).
 #include <gtest/gtest.h>
@@ -144,16 +145,19 @@ TEST(QknormTask, DefaultConfigClassesFitEveryShape) {
   }
 }
 
-// A scratch root holding the spec and placeholder kernels, with or without SGLang's file.
+// A scratch root holding the spec and placeholder kernels, with or without the engines' files.
 struct Scratch {
   fs::path root;
-  explicit Scratch(bool sglang) {
+  explicit Scratch(bool sglang, bool flashinfer = false) {
     root = testsupport::copy_workspace("qknorm-spec", {"tasks/qknorm", "solution/qknorm/configs"});
     for (const char* f : {"input/qknorm/qknorm.cuh", "input/qknorm/oracle.cuh", "input/qknorm/peers/sglang_qknorm.cuh",
+                          "input/qknorm/peers/flashinfer_qk_rmsnorm.cuh", "input/qknorm/peers/flashinfer_rmsnorm_qk.cuh",
                           "solution/qknorm/qknorm.cuh"})
       testing::write_file(root / f, "// placeholder for the task-spec tests\n");
     if (sglang)
       testing::write_file(root / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/qknorm.cuh", "// placeholder\n");
+    if (flashinfer)
+      testing::write_file(root / "peers/flashinfer-python-0.7.2/include/flashinfer/norm.cuh", "// placeholder\n");
   }
   ~Scratch() { fs::remove_all(root); }
   TaskSpec spec() const { return load_task(root, "qknorm"); }
@@ -164,7 +168,8 @@ TEST(QknormTask, SglangIsLaunchedAsItsRunWouldOnPerHeadCases) {
   const TaskSpec s = scratch.spec();
   const auto cases = expand_cases(s, {}, {}, false);
   const Case& flux = find_case(cases, "flux1 bf16 noacross_heads head_dim=128");
-  ASSERT_EQ(flux.baselines.size(), 1u);
+  ASSERT_EQ(flux.baselines.size(), 3u);  // sglang, flashinfer_qk_rmsnorm, flashinfer_rmsnorm
+  EXPECT_EQ(flux.baselines[0].name, "sglang");
   ASSERT_TRUE(flux.baselines[0].kernel) << flux.baselines[0].absent_reason;
   const KernelInstance& k = *flux.baselines[0].kernel;
   EXPECT_EQ(k.name_expression, "sglang_qknorm<128, __nv_bfloat16>");
@@ -176,6 +181,41 @@ TEST(QknormTask, SglangIsLaunchedAsItsRunWouldOnPerHeadCases) {
   const Case& across = find_case(cases, "flux1 bf16 across_heads head_dim=128");
   EXPECT_FALSE(across.baselines[0].kernel);
   EXPECT_EQ(across.baselines[0].absent_reason, "not applicable to this case (when: !across_heads)");
+}
+
+// FlashInfer's kernels as their launchers would run them, q's launch and k's as the two rows of
+// one grid: QKRMSNorm per head (32 x 4 threads, the persistent grid min(132 SMs x 12, ceil(N H / 4))),
+// RMSNorm across heads (one block per token, 32 x ceil(min(1024, H D / 8) / 32) threads).
+TEST(QknormTask, FlashInferIsLaunchedAsItsLaunchersWould) {
+  Scratch scratch(false, true);
+  const TaskSpec s = scratch.spec();
+  const auto cases = expand_cases(s, {}, {}, false);
+  const auto& qk = find_case(cases, "wan13b-480p fp16 noacross_heads head_dim=128").baselines.at(1);
+  EXPECT_EQ(qk.name, "flashinfer_qk_rmsnorm");
+  ASSERT_TRUE(qk.kernel) << qk.absent_reason;
+  EXPECT_EQ(qk.kernel->name_expression, "flashinfer_qk_rmsnorm<8, __half>");
+  EXPECT_EQ(qk.kernel->grid, (std::array<uint32_t, 3>{132 * 12, 2, 1}));  // 32760 x 12 / 4 heads per block is more
+  EXPECT_EQ(qk.kernel->block, (std::array<uint32_t, 3>{32, 4, 1}));
+  ASSERT_EQ(qk.kernel->args.size(), 10u);
+  EXPECT_EQ(qk.kernel->args[7].i, 36 * 128);  // token stride of the packed qkv
+  EXPECT_EQ(qk.kernel->args[8].i, 128);       // head_dim
+  const auto& ltx = find_case(cases, "ltx-video bf16 noacross_heads head_dim=64").baselines.at(1);
+  ASSERT_TRUE(ltx.kernel) << ltx.absent_reason;
+  EXPECT_EQ(ltx.kernel->name_expression, "flashinfer_qk_rmsnorm<8, __nv_bfloat16>");
+  const auto& rms = find_case(cases, "wan14b-480p bf16 across_heads head_dim=128").baselines.at(2);
+  EXPECT_EQ(rms.name, "flashinfer_rmsnorm");
+  ASSERT_TRUE(rms.kernel) << rms.absent_reason;
+  EXPECT_EQ(rms.kernel->name_expression, "flashinfer_rmsnorm_qk<8, __nv_bfloat16>");
+  EXPECT_EQ(rms.kernel->grid, (std::array<uint32_t, 3>{32760, 2, 1}));
+  EXPECT_EQ(rms.kernel->block, (std::array<uint32_t, 3>{32, 20, 1}));  // 5120 / 8 = 640 threads
+  EXPECT_EQ(rms.kernel->shared_bytes, 20u * 4);
+  const auto& opts = rms.options;
+  EXPECT_NE(std::find(opts.begin(), opts.end(), "-use_fast_math"), opts.end());
+  // Each form has its own column; the other says not applicable.
+  const Case& across = find_case(cases, "flux1 bf16 across_heads head_dim=128");
+  EXPECT_FALSE(across.baselines.at(1).kernel);
+  EXPECT_EQ(across.baselines.at(1).absent_reason, "not applicable to this case (when: !across_heads && Hq == Hk)");
+  EXPECT_FALSE(find_case(cases, "flux1 bf16 noacross_heads head_dim=128").baselines.at(2).kernel);
 }
 
 TEST(QknormTask, SglangNotFetchedIsSaidPerCase) {
@@ -216,10 +256,17 @@ TEST(QknormTask, CompilesForSm90aWithoutSpills) {
   EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
   EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
   const auto rows = compile_rows(r.out);
-  int solutions = 0, baselines = 0;
+  int solutions = 0, baselines = 0, flashinfer = 0;
   for (const auto& row : rows) {
     solutions += row.role == "solution";
     baselines += row.role == "baseline sglang";
+    flashinfer += row.role.rfind("baseline flashinfer", 0) == 0;
+    // QKRMSNorm's persistent grid in task.json assumes 12 blocks of 128 threads per SM: 33 to 40
+    // registers (40 x 128 x 12 <= 65536 < 40 x 128 x 13; 32 would allow 16).
+    if (row.role == "baseline flashinfer_qk_rmsnorm") {
+      EXPECT_GT(row.regs, 32) << row.kernel;
+      EXPECT_LE(row.regs, 40) << row.kernel;
+    }
     EXPECT_EQ(row.spill, 0) << row.role << " " << row.kernel;
     EXPECT_EQ(row.stack, 0) << row.role << " " << row.kernel << ": local memory";
     EXPECT_GT(row.regs, 0) << row.role << " " << row.kernel;
@@ -235,6 +282,11 @@ TEST(QknormTask, CompilesForSm90aWithoutSpills) {
     EXPECT_EQ(baselines, 2 * 2) << r.out;  // D = 128 (half warp) and 64 (warp), bf16 and fp16
   } else {
     EXPECT_TRUE(testsupport::has(r.out, "baseline sglang: not installed")) << r.out;
+  }
+  if (fs::exists(kRoot / "peers/flashinfer-python-0.7.2/include/flashinfer/norm.cuh")) {
+    EXPECT_EQ(flashinfer, 2 * 2) << r.out;  // QKRMSNorm and RMSNorm, VEC 8, bf16 and fp16
+  } else {
+    EXPECT_TRUE(testsupport::has(r.out, "baseline flashinfer_qk_rmsnorm: not installed")) << r.out;
   }
 }
 
