@@ -90,11 +90,13 @@ TEST(QknormTask, CasesAreEveryShapeDtypeAndFormWithStableLabels) {
   const Case& head = find_case(cases, "wan14b-480p fp16 noacross_heads head_dim=128");
   EXPECT_EQ(head.reference.name_expression, "qknorm_reference<__half, 128, false>");
   EXPECT_EQ(head.reference.grid[1], 80u);  // one block per head of q and k
-  EXPECT_EQ(head.solution->name_expression, "qknorm_kernel<__half, 128, false, 8, 16, 256, 2, 1>");
+  // <T, head_dim, across, VEC, BLOCK, GROUP, ROWS, AGROUP, AROWS, CHUNKS>: both forms' params
+  EXPECT_EQ(head.solution->name_expression, "qknorm_kernel<__half, 128, false, 8, 256, 16, 2, 128, 1, 5>");
   EXPECT_EQ(head.solution->grid[0], static_cast<uint32_t>((32760 * 80 + 31) / 32));  // 16 groups x 2 rows
   const Case& across = find_case(cases, "wan14b-480p bf16 across_heads head_dim=128");
   EXPECT_EQ(across.reference.grid[1], 2u);  // one row of q, one of k
-  EXPECT_EQ(across.solution->name_expression, "qknorm_kernel<__nv_bfloat16, 128, true, 8, 128, 256, 1, 5>");
+  EXPECT_EQ(across.solution->name_expression, "qknorm_kernel<__nv_bfloat16, 128, true, 8, 256, 16, 2, 128, 1, 5>");
+  EXPECT_EQ(across.solution->grid[0], static_cast<uint32_t>(32760 * 2 / 2));  // AGROUP 128: 2 rows per block
   const Case& check = find_case(cases, "check-5x3x1x128 bf16 noacross_heads head_dim=128");
   EXPECT_EQ(check.kind, "reference_check");
   ASSERT_TRUE(check.oracle);
@@ -122,6 +124,8 @@ TEST(QknormTask, QAndKAreViewsOfThePackedQkvAndBytesCountThemTwice) {
     EXPECT_EQ(buffer(c, "k_weight").count, static_cast<uint64_t>(w)) << label;
     // q and k read and written (2 bytes each), the weights read once; v never.
     EXPECT_DOUBLE_EQ(c.bytes, 2.0 * 2 * N * 2 * H * D + 2.0 * 2 * w) << label;
+    // The activation (compare_torch.py's bar size): one view, q, never the whole qkv storage.
+    EXPECT_DOUBLE_EQ(c.elements, 1.0 * N * H * D) << label;
   }
 }
 
@@ -130,18 +134,16 @@ TEST(QknormTask, EachShapeRunsOnlyItsOwnHeadDim) {
     EXPECT_EQ(std::get<int64_t>(c.axes.at("head_dim")), c.shape->dims.at("D")) << c.label();
 }
 
+// One class per head_dim (and row width across heads), over dims only: a shape's two forms take
+// the same class, each reading its own params (so `ako tune` per config class can tune them).
 TEST(QknormTask, DefaultConfigClassesFitEveryShape) {
   for (const auto& c : expand_cases(spec(), {}, {}, false)) {
-    const bool across = c.flags.at("across_heads");
-    const int64_t D = c.shape->dims.at("D");
-    if (across) {
-      EXPECT_EQ(c.config_class, "across-heads") << c.label();
-      // the row in registers: CHUNKS accesses of GROUP x VEC per lane cover H * D
-      EXPECT_GE(c.params.at("CHUNKS") * c.params.at("GROUP") * c.params.at("VEC"), c.shape->dims.at("Hq") * D) << c.label();
-    } else {
-      EXPECT_EQ(c.config_class, "head-dim-" + std::to_string(D)) << c.label();
-      EXPECT_EQ(c.params.at("GROUP") * c.params.at("VEC"), D) << c.label() << ": one 16-byte access per lane";
-    }
+    const int64_t D = c.shape->dims.at("D"), HD = c.shape->dims.at("Hq") * D;
+    EXPECT_EQ(c.config_class, "head-dim-" + std::to_string(D) + (HD <= 1024 ? "-narrow" : "")) << c.label();
+    // per head one 16-byte access per lane; across heads the row in registers: CHUNKS accesses
+    // of AGROUP x VEC per lane cover H * D
+    EXPECT_EQ(c.params.at("GROUP") * c.params.at("VEC"), D) << c.label() << ": one 16-byte access per lane";
+    EXPECT_GE(c.params.at("CHUNKS") * c.params.at("AGROUP") * c.params.at("VEC"), HD) << c.label();
   }
 }
 
@@ -297,13 +299,17 @@ TEST(QknormTask, EveryConfigClassAndTheBrokenCandidateCompile) {
   json doc = testing::read_json(ws / "tasks/qknorm/task.json");
   doc.erase("baselines");
   doc["shapes"] = json::array({{{"name", "d64"}, {"N", 3}, {"Hq", 2}, {"Hk", 2}, {"D", 64}},
+                               {{"name", "d64-wide"}, {"N", 3}, {"Hq", 20}, {"Hk", 20}, {"D", 64}},
+                               {{"name", "d128-narrow"}, {"N", 3}, {"Hq", 4}, {"Hk", 4}, {"D", 128}},
                                {{"name", "d128"}, {"N", 3}, {"Hq", 12}, {"Hk", 12}, {"D", 128}},
-                               {{"name", "d256"}, {"N", 3}, {"Hq", 3}, {"Hk", 1}, {"D", 256}}});
+                               {{"name", "d256"}, {"N", 3}, {"Hq", 3}, {"Hk", 1}, {"D", 256}},
+                               {{"name", "d256-wide"}, {"N", 3}, {"Hq", 8}, {"Hk", 8}, {"D", 256}}});
   testing::write_file(ws / "tasks/qknorm/task.json", doc.dump(2));
   std::set<std::string> hit;
-  for (const auto& c : expand_cases(load_task(ws, "qknorm"), {}, {}, false)) hit.insert(c.config_class);
-  EXPECT_EQ(hit, (std::set<std::string>{"head-dim-64", "head-dim-128", "head-dim-256", "across-heads-narrow",
-                                        "across-heads"}));
+  const TaskSpec classes_spec = load_task(ws, "qknorm");
+  for (const auto& c : expand_cases(classes_spec, {}, {}, false)) hit.insert(c.config_class);
+  EXPECT_EQ(hit, (std::set<std::string>{"head-dim-64-narrow", "head-dim-64", "head-dim-128-narrow", "head-dim-128",
+                                        "head-dim-256-narrow", "head-dim-256"}));
   auto r = testsupport::run_ako("compile task qknorm --arch sm_90a -j 2", ws);
   ASSERT_EQ(r.status, 0) << r.out;
   for (const auto& row : compile_rows(r.out)) {
