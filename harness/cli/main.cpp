@@ -1,5 +1,7 @@
 // ako: kernel autotuning and optimization harness. Command wiring only; each command lives
 // in cli/commands/.
+#include <csignal>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -13,7 +15,9 @@
 #include "cli/commands/tune_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
+#include "common/scratch_folder.hpp"
 #include "exec/client/child_groups.hpp"
+#include "exec/protocol/ancestor_watch.hpp"
 #include "jit/compiler.hpp"
 #include "jit/toolkit.hpp"
 
@@ -326,6 +330,9 @@ struct ReportCli {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // An ako started under a tool by another ako (`ako iterate --ncu`) ends with that ako, and
+  // everything this one starts is told to end with it: exec/protocol/ancestor_watch.hpp.
+  ako::exec::exit_with_ancestor("ako", 128 + SIGKILL, true);
   // A stopped ako takes its workers (and whatever they started) with it: exec/client/child_groups.hpp.
   ako::exec::kill_children_on_termination_signals();
   CLI::App app{
@@ -358,6 +365,10 @@ int main(int argc, char** argv) {
   }
 
   try {
+    // The scratch folders a killed ako left under $TMPDIR (common/scratch_folder.hpp), before
+    // the commands that make them.
+    if (run.cmd->parsed() || gate.cmd->parsed() || tune.cmd->parsed() || iterate_cli.makes_scratch())
+      ako::sweep_orphaned_scratch_and_say();
     if (run.cmd->parsed()) return run.dispatch();
     if (doctor.cmd->parsed()) return doctor.dispatch();
     if (const auto code = iterate_cli.dispatch()) return *code;

@@ -13,6 +13,7 @@
 
 #include "model/dtype.hpp"
 #include "common/error.hpp"
+#include "common/scratch_folder.hpp"
 #include "common/utc_time.hpp"
 #include "exec/client/sanitizer.hpp"
 #include "exec/client/worker_client.hpp"
@@ -167,9 +168,11 @@ exec::WorkerJob run_job(const RunOptions& opt, const PreparedRun& p, const Built
   return job;
 }
 
-// The run's scratch folder (worker jobs and logs), removed however the run ends.
+// The run's scratch folder (worker jobs and logs), marked as this process's while it runs
+// (common/scratch_folder.hpp) and removed however the run ends.
 struct ScratchDir {
   fs::path path;
+  std::optional<ScratchFolder> mark;
   ScratchDir() = default;
   ScratchDir(const ScratchDir&) = delete;
   ScratchDir& operator=(const ScratchDir&) = delete;
@@ -204,6 +207,11 @@ void start_worker_early(RunWorker& w, double case_timeout_s, PhaseClock& clock) 
   w.copt.case_timeout_s = case_timeout_s;
   w.copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
   w.scratch.path = w.copt.scratch_dir;
+  try {
+    w.scratch.mark.emplace(w.scratch.path);
+  } catch (const Error&) {
+    // Unmarked (never swept); where it cannot be made at all, the worker's start says so.
+  }
   if (!nvidia_device_node_present()) return;
   try {
     w.copt.worker_exe = worker_executable();
@@ -254,8 +262,11 @@ void sanitize_failures(RunResult& result, const exec::WorkerJob& job, const fs::
   so.worker_exe = worker_exe;
   so.out_dir = fs::temp_directory_path() / fmt::format("ako-sanitize-{}", ::getpid());
   so.launch_limit_s = std::max(120.0, 10 * case_timeout_s);
+  // Marked while the tools run; the reports stay (the cases name them), unmarked, never swept.
+  std::optional<ScratchFolder> mark;
   for (auto& c : result.cases) {
     if (!exec::worth_sanitizing(c)) continue;
+    if (!mark) mark.emplace(so.out_dir);
     progress.note(fmt::format("compute-sanitizer on case {} ({})", c.index, cases[c.index].label()));
     c.sanitizer = exec::sanitize_case(job, c.index, so);
   }

@@ -12,6 +12,7 @@
 #include "pipeline/verdict.hpp"
 #include "pipeline/workspace.hpp"
 #include "common/error.hpp"
+#include "common/scratch_folder.hpp"
 #include "common/utc_time.hpp"
 #include "task/cases.hpp"
 
@@ -220,7 +221,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     if (!opt_.run_worker) copt.worker_exe = worker_executable();
     copt.case_timeout_s = opt_.case_timeout_s;
     copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-tune-{}", ::getpid());
-    fs::create_directories(copt.scratch_dir);
+    const ScratchFolder scratch(copt.scratch_dir);   // marked as this process's (common/scratch_folder.hpp)
     const int total = static_cast<int>(job.cases.size());
     exec::ClientCallbacks cb;
     cb.on_device = [&](const DeviceInfo& d) { device = d; };

@@ -344,9 +344,14 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 
 }  // namespace nss_detail
 
+// MIN_BLOCKS (0 / 1) is __launch_bounds__'s second argument. With none (0) ptxas caps a
+// 128-thread block at 64 registers, and norm_scale_shift's C = 5120 point (128 threads, 5
+// chunks of 8) spilled 4 bytes there in its per-frame form; with 1 it takes the 71 it needs
+// (7 blocks per SM) and is the fastest point for wan14b on the H200 (ITERATIONS.md,
+// norm_scale_shift iteration 2). Tuned, so the other widths keep the cap where it pays.
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
-          int CHUNKS, int EARLY_MOD>
-__global__ void __launch_bounds__(BLOCK)
+          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0>
+__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
                         const T* __restrict__ bias, const S* __restrict__ scale, const S* __restrict__ shift, int B,
                         int L, int C, int F, float eps) {
@@ -355,8 +360,8 @@ norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __r
 }
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD>
-__global__ void __launch_bounds__(BLOCK)
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0>
+__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 residual_gate_norm_scale_shift_kernel(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ residual,
                                       const T* __restrict__ x, const S* __restrict__ gate,
                                       const T* __restrict__ weight, const T* __restrict__ bias,

@@ -4,18 +4,20 @@
 // y with the fp32 cache row of the token's position (interleaved or NeoX pairs, elements R..D-1
 // pass through the norm only), all in fp32, one rounding per element.
 //
-//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK>, the reference's arguments
+//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK, PREFETCH, REGS>, the reference's arguments
 //   grid = ceil_div(N * 2 * H, (BLOCK / LANES) * HPG), block = BLOCK; LANES * EPL == D.
 //
 // Layout of the work: a group of LANES consecutive lanes (16 or 32: a half or a whole warp)
 // holds one head, EPL consecutive elements per lane (EPL = 8: one 16-byte access), and takes
 // HPG heads of the flattened (token, q heads then k heads) order one after the other, all HPG
-// heads loaded before the first is reduced (HPG independent loads in flight per lane).
+// heads loaded before the first is reduced (HPG independent loads in flight per lane); the
+// cos/sin slice of their token is loaded once (PREFETCH = 1: with the heads; 0: when the first
+// head's reduction is done) and reused from registers.
 // - the sum of squares is a butterfly of shuffles inside the group;
 // - interleaved pairs lie inside a lane; NeoX partners are the lane (R / 2) / EPL away, one
 //   shuffle per element;
 // - the weights (the same D values for every head) and the cos/sin slice are read through the
-//   read-only path: L1 hits after the first head of a token;
+//   read-only path: L1 hits after the first group of a token;
 // - q and k are read and written once, with 16-byte (EPL = 8) accesses.
 // Requirements (the task's constraints): bf16 or fp16; LANES * EPL == D; R % EPL == 0 and, for
 // NeoX, (R / 2) % EPL == 0 (a lane is all rotated or all passed through; partners whole lanes);
@@ -78,84 +80,121 @@ template <int EPL> __device__ __forceinline__ void store(void* p, const Chunk<EP
   }
 }
 
+// N consecutive fp32 values through the read-only path, as one access of N * 4 bytes where
+// N is 2 or 4 (8: two accesses).
+template <int N> __device__ __forceinline__ void load_f32(const float* p, float* out) {
+  if constexpr (N == 8) {
+    load_f32<4>(p, out), load_f32<4>(p + 4, out + 4);
+  } else if constexpr (N == 4) {
+    const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+    out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = v.w;
+  } else if constexpr (N == 2) {
+    const float2 v = __ldg(reinterpret_cast<const float2*>(p));
+    out[0] = v.x, out[1] = v.y;
+  } else {
+    static_assert(N == 1, "N must be 1, 2, 4 or 8");
+    out[0] = __ldg(p);
+  }
+}
+
+// Blocks per SM for __launch_bounds__ when the register budget REGS is set (0: ptxas's own
+// choice). Left to itself ptxas gave HPG = 2 56 registers, 56% occupancy, and the kernel sat at
+// half the DRAM bandwidth issuing instructions (ncu, ITERATIONS.md iteration 1).
+__host__ __device__ constexpr int min_blocks(int block, int regs) {
+  if (regs == 0) return 1;
+  const int fit = 65536 / (block * regs);
+  const int most = 2048 / block < 32 ? 2048 / block : 32;
+  return fit < 1 ? 1 : fit > most ? most : fit;
+}
+
 }  // namespace qknorm_rope_detail
 
-template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK>
-__global__ void __launch_bounds__(BLOCK)
+template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int PREFETCH, int REGS>
+__global__ void __launch_bounds__(BLOCK, qknorm_rope_detail::min_blocks(BLOCK, REGS))
     qknorm_rope_kernel(T* q, T* k, const T* q_weight, const T* k_weight, const float* cos_sin_cache, const IdT* pos,
                        int N, int H, int D, int R, long long q_stride, long long k_stride, float eps) {
   using namespace qknorm_rope_detail;
   using C = Codec<T>;
   static_assert(LANES == 8 || LANES == 16 || LANES == 32, "a group is a power-of-two part of a warp");
   constexpr int GROUPS = BLOCK / LANES;
+  constexpr int CS = NEOX ? EPL : EPL / 2;  // cos values (and as many sin values) per lane
   const int lane = threadIdx.x % LANES;
   const unsigned heads = static_cast<unsigned>(N) * 2 * H;
   const unsigned first = (blockIdx.x * GROUPS + threadIdx.x / LANES) * HPG;
   const int half = R / 2, d0 = lane * EPL;
+  const bool rotated = d0 < R;
+  const bool first_half = d0 < half;
+  const int cs_off = NEOX ? (first_half ? d0 : d0 - half) : d0 / 2;
+  const float inv_d = 1.f / D;
 
+  // Every head's x chunk is requested before any arithmetic (HPG 16-byte loads in flight per
+  // lane). One division for the group's first head; the others step from it (2H heads a token).
+  const unsigned heads_per_token = 2u * H;
   Chunk<EPL> x[HPG];
   T* ptr[HPG];
+  unsigned tok[HPG];
+  {
+    unsigned t = first / heads_per_token, hh = first - t * heads_per_token;
 #pragma unroll
-  for (int j = 0; j < HPG; ++j) {
-    const unsigned idx = first + j;
-    ptr[j] = nullptr;
-    if (idx < heads) {
-      const unsigned n = idx / (2 * H), hh = idx - n * (2 * H);
-      ptr[j] = hh < static_cast<unsigned>(H) ? q + n * q_stride + hh * D : k + n * k_stride + (hh - H) * D;
-      x[j] = load<EPL, false>(ptr[j] + d0);
-    } else {
+    for (int j = 0; j < HPG; ++j) {
+      if (j > 0 && ++hh == heads_per_token) hh = 0, ++t;
+      tok[j] = t;
+      ptr[j] = hh < static_cast<unsigned>(H) ? q + t * q_stride + hh * D : k + t * k_stride + (hh - H) * D;
+      if (first + j < heads) {
+        x[j] = load<EPL, false>(ptr[j] + d0);
+      } else {
 #pragma unroll
-      for (int w = 0; w < EPL / 2; ++w) x[j].w[w] = 0u;
+        for (int w = 0; w < EPL / 2; ++w) x[j].w[w] = 0u;
+      }
     }
   }
-  const Chunk<EPL> wq = load<EPL, true>(q_weight + d0), wk = load<EPL, true>(k_weight + d0);
 
-#pragma unroll
-  for (int j = 0; j < HPG; ++j) {
-    // Every lane of the group runs the shuffles (a group past the end reduces zeros).
+  // The lane's cos/sin slice of a token (fp32, 8- or 16-byte accesses): [0, CS) cos, [CS, 2 CS) sin.
+  auto load_cs = [&](unsigned t, float* cs) {
+    const float* row = cos_sin_cache + static_cast<long long>(pos[t]) * R + cs_off;
+    load_f32<CS>(row, cs);
+    load_f32<CS>(row + half, cs + CS);
+  };
+  // Norm, weight and rotation of head j with slice cs, then its one store.
+  auto finish = [&](int j, const float* cs) {
+    const unsigned idx = first + j;
+    // The head's weight chunk (q's or k's: L1 hits), requested before the shuffles hide it;
+    // not held for the whole kernel, which would keep both tensors' chunks live.
+    const bool is_q = idx - tok[j] * heads_per_token < static_cast<unsigned>(H);
+    const Chunk<EPL> wt = load<EPL, true>((is_q ? q_weight : k_weight) + d0);
     float v[EPL], sum = 0.f;
 #pragma unroll
     for (int w = 0; w < EPL / 2; ++w) {
       v[2 * w] = C::lo(x[j].w[w]), v[2 * w + 1] = C::hi(x[j].w[w]);
       sum += v[2 * w] * v[2 * w] + v[2 * w + 1] * v[2 * w + 1];
     }
+    // Every lane of the warp runs the shuffles (a group past the end reduces zeros).
 #pragma unroll
     for (int o = LANES / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, LANES);
-    const float r = rsqrtf(sum / D + eps);
-    const unsigned idx = first + j;
-    const unsigned n = idx / (2 * H);
-    const bool is_q = idx - n * (2 * H) < static_cast<unsigned>(H);
-    const Chunk<EPL>& wt = is_q ? wq : wk;
+    const float r = rsqrtf(sum * inv_d + eps);
 #pragma unroll
     for (int w = 0; w < EPL / 2; ++w) {
       v[2 * w] *= r * C::lo(wt.w[w]);
       v[2 * w + 1] *= r * C::hi(wt.w[w]);
     }
-    const bool rotated = d0 < R;
     if constexpr (NEOX) {
       // Partner: the lane (R/2) / EPL away in the group; every lane shuffles (masks are whole).
       const int span = half / EPL;
-      const bool first_half = d0 < half;
       const int partner = rotated ? (first_half ? lane + span : lane - span) : lane;
       float other[EPL];
 #pragma unroll
       for (int e = 0; e < EPL; ++e) other[e] = __shfl_sync(0xffffffffu, v[e], partner, LANES);
       if (rotated && idx < heads) {
-        const float* row = cos_sin_cache + static_cast<long long>(pos[n]) * R + (first_half ? d0 : d0 - half);
 #pragma unroll
-        for (int e = 0; e < EPL; ++e) {
-          const float c = __ldg(row + e), s = __ldg(row + half + e);
-          v[e] = first_half ? v[e] * c - other[e] * s : v[e] * c + other[e] * s;
-        }
+        for (int e = 0; e < EPL; ++e)
+          v[e] = first_half ? v[e] * cs[e] - other[e] * cs[CS + e] : v[e] * cs[e] + other[e] * cs[CS + e];
       }
     } else if (rotated && idx < heads) {
-      const float* row = cos_sin_cache + static_cast<long long>(pos[n]) * R + d0 / 2;
 #pragma unroll
       for (int m = 0; m < EPL / 2; ++m) {
-        const float c = __ldg(row + m), s = __ldg(row + half + m);
         const float a = v[2 * m], b = v[2 * m + 1];
-        v[2 * m] = a * c - b * s;
-        v[2 * m + 1] = b * c + a * s;
+        v[2 * m] = a * cs[m] - b * cs[CS + m];
+        v[2 * m + 1] = b * cs[m] + a * cs[CS + m];
       }
     }
     if (idx < heads) {
@@ -163,6 +202,27 @@ __global__ void __launch_bounds__(BLOCK)
 #pragma unroll
       for (int w = 0; w < EPL / 2; ++w) out.w[w] = C::pack(v[2 * w], v[2 * w + 1]);
       store<EPL>(ptr[j] + d0, out);
+    }
+  };
+
+  // Usually every group of the warp holds heads of one token each (always when HPG divides
+  // 2H): then a lane loads its cos/sin slice once and keeps 2 CS floats for all HPG heads.
+  // Otherwise each head loads its own as it needs it. The test is warp-wide because the
+  // shuffles inside finish() need every lane of the warp on the same path.
+  float cs[2 * CS];
+  const bool live = rotated && first < heads;
+  if (__all_sync(0xffffffffu, HPG == 1 || tok[HPG - 1] == tok[0])) {
+    if (PREFETCH && live) load_cs(tok[0], cs);
+#pragma unroll
+    for (int j = 0; j < HPG; ++j) {
+      if (!PREFETCH && j == 0 && live) load_cs(tok[0], cs);
+      finish(j, cs);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < HPG; ++j) {
+      if (rotated && first + j < heads) load_cs(tok[j], cs);
+      finish(j, cs);
     }
   }
 }

@@ -66,6 +66,8 @@ class KilledProcess {
     }
   }
 
+  pid_t pid() const { return pid_; }
+
   // Sends `sig` `delay_ms` after the start unless it exited first; waits for it to end.
   Ended stop_after(int delay_ms, int sig) {
     Ended e;
@@ -138,6 +140,17 @@ inline std::vector<std::string> left_after(const std::string& token, int limit_m
   for (;;) {
     std::vector<std::string> left = processes_with(token);
     if (left.empty() || std::chrono::steady_clock::now() >= until) return left;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+// Waits up to `limit_ms` for a process carrying `token` whose command line holds `what`.
+inline bool appeared(const std::string& token, const std::string& what, int limit_ms) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
+  for (;;) {
+    for (const std::string& p : processes_with(token))
+      if (p.find(what) != std::string::npos) return true;
+    if (std::chrono::steady_clock::now() >= until) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }

@@ -14,6 +14,8 @@ class IterateCli {
   explicit IterateCli(CLI::App& app);
   // The exit status when `iterate` or `best` was the subcommand given, else nullopt.
   std::optional<int> dispatch();
+  // Whether the command given runs the task (and so makes scratch folders): `iterate`.
+  bool makes_scratch() const { return iterate_cmd_ && iterate_cmd_->parsed(); }
 
  private:
   IterateOptions iterate_, best_;

@@ -12,6 +12,7 @@
 #include "cli/format/style.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/scratch_folder.hpp"
 #include "exec/client/gpu_probe.hpp"
 #include "git/commit.hpp"
 #include "git/iteration_hygiene.hpp"
@@ -455,6 +456,7 @@ int iterate_command(const IterateOptions& opt) {
     if (const auto refused = restore_best(c, root, paths, *s.summary, restored)) return *refused;
 
   const fs::path scratch = fs::temp_directory_path() / fmt::format("ako-iterate-{}", ::getpid());
+  const ScratchFolder scratch_mark(scratch);   // common/scratch_folder.hpp
   const Judged j = run_and_judge(c, root, paths, s, restored, recorded, progress, scratch);
   if (const auto why = unmeasured_overwrite(s.log, task, s.iter, j.now))
     return refuse(c, *why, "make the solution correct and run again, or move that entry out of ITERATIONS.md first");

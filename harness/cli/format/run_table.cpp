@@ -36,7 +36,8 @@ std::string verdict_text(const CaseResult& c, const Style& st) {
     case Verdict::correct: return st.green("ok");
     case Verdict::incorrect: return st.red("INCORRECT");
     case Verdict::failed: return st.red("FAILED" + (c.fault.empty() ? "" : "(" + c.fault + ")"));
-    // A fault here is the reference's (exec/protocol/reference_blame.hpp): the case was not judged.
+    // A fault here is the reference's or the oracle's (exec/protocol/reference_blame.hpp,
+    // oracle_blame.hpp): the case was not judged.
     case Verdict::skipped: return st.yellow("skipped" + (c.fault.empty() ? "" : "(" + c.fault + ")"));
   }
   return "?";

@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "exec/client/child_process.hpp"
+#include "exec/protocol/baseline_blame.hpp"
 #include "exec/protocol/device_report.hpp"
 
 namespace ako::exec {
@@ -74,7 +75,21 @@ class Ledger {
     r.dims = c.dims;
     r.bytes = c.bytes;
     r.seed = c.seed;   // so a case the watchdog failed can still be reproduced
+    if (auto it = blamed_.find(index); it != blamed_.end()) r.baselines = it->second;
     return r;
+  }
+
+  // A baseline the worker blamed in a pending case: recorded with the case, and left out when
+  // the case runs again (exec/protocol/baseline_blame.hpp). False, and nothing recorded, when the
+  // case does not run that baseline (any more): each blame takes one away, so blames end.
+  bool blame_baseline(int index, BaselineResult b) {
+    const CaseJob& c = job_.cases[position_.at(index)];
+    std::vector<BaselineResult>& blamed = blamed_[index];
+    const auto named = [&](const auto& x) { return x.name == b.name; };
+    if (std::none_of(c.baselines.begin(), c.baselines.end(), named) || std::any_of(blamed.begin(), blamed.end(), named))
+      return false;
+    blamed.push_back(std::move(b));
+    return true;
   }
 
   void settle(CaseResult r) {
@@ -93,8 +108,13 @@ class Ledger {
   WorkerJob remaining() const {
     WorkerJob part = job_;
     part.cases.clear();
-    for (std::size_t i = 0; i < job_.cases.size(); ++i)
-      if (!done_[i]) part.cases.push_back(job_.cases[i]);
+    for (std::size_t i = 0; i < job_.cases.size(); ++i) {
+      if (done_[i]) continue;
+      CaseJob c = job_.cases[i];
+      if (auto it = blamed_.find(c.index); it != blamed_.end())
+        for (const BaselineResult& b : it->second) c = without_baseline(c, b.name);
+      part.cases.push_back(std::move(c));
+    }
     return part;
   }
 
@@ -118,11 +138,13 @@ class Ledger {
   const ClientCallbacks& cb_;
   std::vector<std::optional<CaseResult>> done_;
   std::map<int, std::size_t> position_;
+  std::map<int, std::vector<BaselineResult>> blamed_;   // per case index
 };
 
 // How one worker's life ended.
 struct SessionEnd {
-  int settled = 0;         // cases this worker (or its watchdog) settled
+  int settled = 0;         // cases this worker (or its watchdog) settled, and baselines it blamed:
+                           // progress (a case with two faulting baselines takes three workers)
   std::string fatal;       // set: stop the run
   std::string how;         // in words, for the message when workers keep settling nothing
 };
@@ -220,6 +242,7 @@ class Session {
     if (ev.event == "begin") return on_begin(ev);
     if (ev.event == "phase") return on_phase(ev);
     if (ev.event == "result") return on_result(ev);
+    if (ev.event == kBaselineFailedEvent) return on_baseline_failed(ev);
     if (ev.event == "fatal") {
       fatal_ = "worker fatal error: " + (ev.message.empty() ? std::string("(no message)") : ev.message);
       return true;
@@ -275,6 +298,19 @@ class Session {
     ledger_.settle(std::move(r));
     ++settled_;
     if (running_ == index) running_.reset();
+    return true;
+  }
+
+  // The case stays pending, without the baseline: the worker runs it again, or, after a sticky
+  // fault, exits and the next worker does.
+  bool on_baseline_failed(const WorkerEvent& ev) {
+    const std::optional<BaselineResult> b = baseline_of_event(ev);
+    if (!b || !running_ || *running_ != ev.index || !ledger_.blame_baseline(ev.index, *b)) {
+      note(fmt::format("baseline_failed event for case {}, which is not running or names no baseline it runs", ev.index));
+      return false;
+    }
+    running_.reset();
+    ++settled_;
     return true;
   }
 

@@ -11,6 +11,8 @@
 //   worker exits mid-case -> running case: failed, "worker_crash" (exit status or signal,
 //                            last lines of the worker's stderr)
 //   exit after results   -> (e.g. after a sticky fault) a new worker for the rest
+//   "baseline_failed"    -> that baseline failed in the case's record; the case stays pending
+//                           and runs again without it (exec/protocol/baseline_blame.hpp)
 //   "fatal" event, or two workers in a row that finish no case -> stop; WorkerRun::fatal
 //   cases never run      -> verdict skipped, with the reason
 #include <filesystem>

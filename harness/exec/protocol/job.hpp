@@ -123,7 +123,8 @@ struct WorkerJob {
 
 // One stdout line of the worker.
 struct WorkerEvent {
-  std::string event;             // "device", "begin", "phase", "result", "fatal"
+  std::string event;             // "device", "begin", "phase", "result", "baseline_failed"
+                                 // (exec/protocol/baseline_blame.hpp), "fatal"
   int index = -1;                // case index for begin / phase / result
   std::string phase;             // "validate", "validate_baselines", "time" (phase events)
   std::optional<DeviceInfo> device;

@@ -8,6 +8,8 @@
 
 #include "common/error.hpp"
 #include "cuda/fault.hpp"
+#include "exec/protocol/baseline_blame.hpp"
+#include "exec/protocol/oracle_blame.hpp"
 #include "exec/protocol/reference_blame.hpp"
 #include "exec/protocol/verdict_reasons.hpp"
 #include "exec/worker/bound_launch.hpp"
@@ -46,6 +48,13 @@ CaseRunner::CaseRunner(const CudaSession& cuda, ModuleCache& modules, verify::Su
       }) {}
 
 void CaseRunner::on_launch_timeout(const std::string& what, double limit_s, const std::string& role) {
+  const std::string reason = fmt::format("timeout: no progress for {:g} s in {}", limit_s, what);
+  if (current_)
+    if (const std::optional<std::string> baseline = baseline_of_role(role)) {
+      // The case has no verdict yet: the next worker runs it without this baseline.
+      events_.baseline_failed(current_->index, blamed_baseline(*baseline, "timeout", reason));
+      std::_Exit(kExitStickyFault);
+    }
   CaseResult r;
   if (current_) {
     r.index = current_->index;
@@ -56,14 +65,28 @@ void CaseRunner::on_launch_timeout(const std::string& what, double limit_s, cons
   }
   r.verdict = Verdict::failed;
   r.fault = "timeout";
-  r.reason = fmt::format("timeout: no progress for {:g} s in {}", limit_s, what);
+  r.reason = reason;
   if (current_ && charged_to_reference(current_->kind, role)) blame_reference(r, r.fault, r.reason);
+  if (current_ && charged_to_oracle(role)) blame_oracle(r, current_->kind, r.fault, r.reason);
   events_.result(r);
   // The kernel cannot be stopped from here; ending the process destroys its context.
   std::_Exit(kExitStickyFault);
 }
 
 CaseOutcome CaseRunner::run(const CaseJob& job) {
+  CaseJob without;   // the case less every baseline blamed so far
+  const CaseJob* attempt = &job;
+  for (;;) {
+    CaseOutcome out = run_once(*attempt);
+    if (!out.blamed_baseline) return out;
+    events_.baseline_failed(job.index, *out.blamed_baseline);
+    if (out.sticky) return out;   // the context is gone: the next worker runs the case without it
+    without = without_baseline(*attempt, out.blamed_baseline->name);
+    attempt = &without;
+  }
+}
+
+CaseOutcome CaseRunner::run_once(const CaseJob& job) {
   events_.begin(job.index);
   current_ = &job;
   reference_s_.reset();
@@ -71,12 +94,20 @@ CaseOutcome CaseRunner::run(const CaseJob& job) {
   std::string stage = "setup";
   try {
     out.result = run_unguarded(job, stage);
+  } catch (const BaselineAtFault& f) {
+    out.blamed_baseline = f.baseline;
   } catch (const KernelFault& f) {
-    out.result.verdict = Verdict::failed;
-    out.result.fault = f.fault;
-    out.result.reason = fault_words(f.fault) + ", in " + stage + ": " + f.what();
-    if (charged_to_reference(job.kind, f.role)) blame_reference(out.result, f.fault, out.result.reason);
+    const std::string what = fault_words(f.fault) + ", in " + stage + ": " + f.what();
     out.sticky = f.sticky;
+    if (const std::optional<std::string> baseline = baseline_of_role(f.role)) {
+      out.blamed_baseline = blamed_baseline(*baseline, f.fault, what);
+    } else {
+      out.result.verdict = Verdict::failed;
+      out.result.fault = f.fault;
+      out.result.reason = what;
+      if (charged_to_reference(job.kind, f.role)) blame_reference(out.result, f.fault, what);
+      if (charged_to_oracle(f.role)) blame_oracle(out.result, job.kind, f.fault, what);
+    }
   } catch (const cuda::CudaFault& f) {
     out.result.verdict = Verdict::failed;
     out.result.fault = f.fault;
@@ -88,13 +119,14 @@ CaseOutcome CaseRunner::run(const CaseJob& job) {
     out.result.reason = "the worker could not carry out the case, in " + stage + ": " + e.what();
   }
   watchdog_.disarm();
+  current_ = nullptr;
+  if (out.blamed_baseline) return out;
   out.result.index = job.index;
   out.result.kind = job.kind;
   out.result.trials = job.trials;
   out.result.seed = job.seed;
   out.result.bytes = job.bytes;
   events_.result(out.result);
-  current_ = nullptr;
   return out;
 }
 

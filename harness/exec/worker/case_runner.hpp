@@ -12,6 +12,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,15 @@ struct TimedRecheck {
 struct CaseOutcome {
   CaseResult result;
   bool sticky = false;   // a fault left the context unusable: the worker must exit
+  // A baseline faulted, hung or wrote out of bounds (exec/protocol/baseline_blame.hpp): its
+  // record; the case has no verdict yet and runs again without it.
+  std::optional<BaselineResult> blamed_baseline;
+};
+
+// Thrown where a baseline's own check pins damage on it (validate_baselines).
+struct BaselineAtFault : std::runtime_error {
+  explicit BaselineAtFault(BaselineResult b) : std::runtime_error(b.reason), baseline(std::move(b)) {}
+  BaselineResult baseline;
 };
 
 // What the runner needs to know of the job and the device beyond the case itself.
@@ -60,10 +70,14 @@ class CaseRunner {
   CaseRunner(const CudaSession& cuda, ModuleCache& modules, verify::SupportKernels& support,
              measure::Timer* timer, const RunnerSettings& settings, const EventWriter& events);
 
-  // Emits "begin", the phases and "result"; never throws for a candidate's fault.
+  // Emits "begin", the phases and "result"; never throws for a candidate's fault. A baseline at
+  // fault is reported ("baseline_failed") and the case runs again without it, here when the
+  // context survived, else (sticky) in the next worker: the outcome then has no result to send.
   CaseOutcome run(const CaseJob& job);
 
  private:
+  // One attempt at the case: "begin", the phases, and the result unless a baseline was blamed.
+  CaseOutcome run_once(const CaseJob& job);
   CaseResult run_unguarded(const CaseJob& job, std::string& stage);
   // Input sets to allocate: 1 unless the case is timed cold (exec::timed_input_sets).
   int input_sets(const CaseJob& job, bool with_solution) const;
@@ -86,8 +100,9 @@ class CaseRunner {
   // decides r.
   void check_after_timing(const CaseBuffers& buffers, const ValidationContext& ctx, const TimedRecheck& recheck,
                           CaseResult& r);
-  // The watchdog fired: report the running case as timed out (skipped, the reference's fault,
-  // when `role` is the reference's in a compare case) and end the process.
+  // The watchdog fired: report the running case as timed out (skipped when `role` is the
+  // reference's in a compare case or the oracle's; a baseline's: that baseline failed, the case
+  // left to the next worker) and end the process.
   [[noreturn]] void on_launch_timeout(const std::string& what, double limit_s, const std::string& role);
 
   const CudaSession& cuda_;

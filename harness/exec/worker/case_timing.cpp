@@ -14,6 +14,7 @@
 
 #include "common/error.hpp"
 #include "cuda/fault.hpp"
+#include "exec/protocol/baseline_blame.hpp"
 #include "exec/protocol/output_slots.hpp"
 #include "exec/worker/case_inputs.hpp"
 #include "exec/worker/case_runner.hpp"
@@ -200,7 +201,7 @@ TimedRecheck CaseRunner::time_kernels(const CaseJob& job, const CaseBuffers& buf
   add(solution, true, &*job.solution, "solution", reference_s_, -2);
   for (size_t b = 0; b < job.baselines.size(); ++b) {
     if (r.baselines[b].verdict != Verdict::correct) continue;
-    const std::string role = "baseline " + job.baselines[b].name;
+    const std::string role = baseline_role(job.baselines[b].name);
     const SlotLaunches& launches = slot_launches.emplace_back(bind_slots(
         modules_.function(job.baselines[b].launch.module, job.baselines[b].launch.function), job.baselines[b].launch,
         buffers, role));

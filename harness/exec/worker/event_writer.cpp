@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "exec/protocol/baseline_blame.hpp"
+
 namespace ako::exec {
 
 void EventWriter::emit(const WorkerEvent& e) const {
@@ -44,6 +46,8 @@ void EventWriter::result(const CaseResult& r) const {
   e.result = r;
   emit(e);
 }
+
+void EventWriter::baseline_failed(int index, const BaselineResult& b) const { emit(baseline_failed_event(index, b)); }
 
 void EventWriter::fatal(const std::string& message) const {
   WorkerEvent e;

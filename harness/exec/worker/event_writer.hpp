@@ -17,6 +17,8 @@ class EventWriter {
   void begin(int index) const;
   void phase(int index, const std::string& phase) const;
   void result(const CaseResult& r) const;
+  // A baseline blamed in case `index` (exec/protocol/baseline_blame.hpp).
+  void baseline_failed(int index, const BaselineResult& b) const;
   void fatal(const std::string& message) const;
 
  private:

@@ -7,6 +7,7 @@
 // creates its context, then waits for JOB.json to appear; it leaves quietly when its parent goes
 // away first.
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "common/error.hpp"
+#include "exec/protocol/ancestor_watch.hpp"
 #include "exec/protocol/job.hpp"
 #include "exec/worker/case_runner.hpp"
 #include "exec/worker/copy_bandwidth_cache.hpp"
@@ -147,6 +149,9 @@ int run(const char* job_path, bool await, const ako::exec::EventWriter& events) 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Under compute-sanitizer the worker is ako's grandchild, beyond PR_SET_PDEATHSIG's reach: it
+  // ends with the ako that started it (exec/protocol/ancestor_watch.hpp).
+  ako::exec::exit_with_ancestor("ako-worker", 128 + SIGKILL, false);
   const ako::exec::EventWriter events;
   const bool await = argc == 3 && std::string(argv[1]) == "--await";
   if (argc != 2 && !await) {

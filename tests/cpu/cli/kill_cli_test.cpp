@@ -14,7 +14,9 @@
 #include <stdlib.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -23,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.hpp"
+#include "exec/protocol/ancestor_watch.hpp"
 #include "search/tuning_db.hpp"
 
 namespace fs = std::filesystem;
@@ -112,16 +115,24 @@ class KillCli : public ::testing::Test {
             token_};
   }
 
-  KilledProcess start(const std::vector<std::string>& args, const fs::path& log) const {
+  // `extra` ("KEY=VALUE") replaces env()'s entry of the same key, or adds one.
+  KilledProcess start(const std::vector<std::string>& args, const fs::path& log,
+                      const std::vector<std::string>& extra = {}) const {
     std::vector<std::string> argv{AKO_BINARY_DIR "/ako"};
     argv.insert(argv.end(), args.begin(), args.end());
-    return KilledProcess(argv, ws_, env(), log);
+    std::vector<std::string> vars = extra;
+    const auto key = [](const std::string& v) { return v.substr(0, v.find('=')); };
+    for (const std::string& v : env())
+      if (std::none_of(extra.begin(), extra.end(), [&](const std::string& e) { return key(e) == key(v); }))
+        vars.push_back(v);
+    return KilledProcess(argv, ws_, vars, log);
   }
 
   // The whole command, uninterrupted: its exit status and output.
-  std::pair<int, std::string> complete(const std::vector<std::string>& args) const {
+  std::pair<int, std::string> complete(const std::vector<std::string>& args,
+                                       const std::vector<std::string>& extra = {}) const {
     const fs::path log = dir_ / "complete.log";
-    KilledProcess p = start(args, log);
+    KilledProcess p = start(args, log, extra);
     const Ended e = p.stop_after(120000, SIGKILL);
     return {e.signalled ? -1 : e.code, ako::read_file(log)};
   }
@@ -245,6 +256,115 @@ TEST_F(KillCli, RunKilledAtRandomMomentsLeavesNoWorkerAndNoHalfWrittenJson) {
   const auto [status, out] = complete(args);
   EXPECT_EQ(status, 0) << out;
   EXPECT_NE(out.find("CORRECT: yes"), std::string::npos) << out;
+}
+
+// The grandchildren of a SIGKILLed ako (exec/protocol/ancestor_watch.hpp): a worker that ako
+// starts through a tool, as `ako run --sanitize` starts it under compute-sanitizer, is out of
+// reach of PR_SET_PDEATHSIG (which kills only the tool); it watches the ako named in its
+// environment and leaves within moments. The stand-in tool is a shell that runs the worker as
+// its child; the fake worker, orphaned, would otherwise stay 3 s.
+TEST_F(KillCli, AWorkerStartedThroughAToolDiesWithASigkilledAko) {
+  const fs::path tool = dir_ / "tool.sh";
+  ako::write_file_atomically(tool, std::string("#!/bin/sh\n# a tool that runs its program as a child, as compute-sanitizer does\n\"") +
+                                       AKO_FAKE_WORKER + "\" \"$@\"\nstatus=$?\nexit $status\n");
+  fs::permissions(tool, fs::perms::owner_all);
+  const std::vector<std::string> args{"run", "task", "inplace_scale", "--no-progress"};
+  const std::vector<std::string> extra{"AKO_WORKER=" + tool.string(), "AKO_FAKE_WORKER_CASE_MS=3000"};
+  const auto [warm_status, warm_out] = complete(args, {"AKO_WORKER=" + tool.string()});   // warm cache, and the tool works
+  ASSERT_EQ(warm_status, 0) << warm_out;
+  for (int i = 0; i < 5; ++i) {
+    const fs::path log = dir_ / "kill.log";
+    KilledProcess p = start(args, log, extra);
+    ASSERT_TRUE(ako::testsupport::appeared(token_, "ako_fake_worker", 20000)) << ako::read_file(log);
+    const Ended e = p.stop_after(0, SIGKILL);
+    ASSERT_TRUE(e.signalled) << ako::read_file(log);
+    const std::vector<std::string> left = ako::testsupport::left_after(token_, 1000);
+    EXPECT_TRUE(left.empty()) << "kill " << i << ": left: " << fmt::format("{}", fmt::join(left, "; "));
+  }
+}
+
+// An ako started through a tool by another ako (`ako iterate --ncu` runs `ako run` under ncu)
+// ends, with its worker, when the ako named in its environment is gone. The stand-in for the
+// first ako is a process of this test, killed mid-run.
+TEST_F(KillCli, AnAkoStartedThroughAToolDiesWithTheAkoThatStartedIt) {
+  const std::vector<std::string> args{"run", "task", "inplace_scale", "--no-progress"};
+  const auto [warm_status, warm_out] = complete(args);
+  ASSERT_EQ(warm_status, 0) << warm_out;
+  const pid_t stand_in = fork();
+  if (stand_in == 0) {
+    ::pause();
+    _exit(0);
+  }
+  ASSERT_GT(stand_in, 0);
+  const auto identity = ako::exec::identity_of(stand_in);
+  ASSERT_TRUE(identity.has_value());
+  const fs::path log = dir_ / "nested.log";
+  KilledProcess p = start(args, log, {"AKO_FAKE_WORKER_CASE_MS=3000", "AKO_ANCESTOR=" + ako::exec::identity_text(*identity)});
+  const bool worker = ako::testsupport::appeared(token_, "ako_fake_worker", 20000);
+  ::kill(stand_in, SIGKILL);
+  ::waitpid(stand_in, nullptr, 0);
+  ASSERT_TRUE(worker) << ako::read_file(log);
+  const std::vector<std::string> left = ako::testsupport::left_after(token_, 1000);
+  EXPECT_TRUE(left.empty()) << "left: " << fmt::format("{}", fmt::join(left, "; "));
+  const Ended e = p.stop_after(0, SIGKILL);
+  EXPECT_FALSE(e.signalled) << "ako was still running";
+  EXPECT_EQ(e.code, 128 + SIGKILL);
+  EXPECT_NE(ako::read_file(log).find("the ako that started it (pid " + std::to_string(stand_in) + ") is gone"),
+            std::string::npos)
+      << ako::read_file(log);
+
+  // Named but already gone: it does not start at all.
+  const auto [status, out] = complete(args, {"AKO_ANCESTOR=" + ako::exec::identity_text(*identity)});
+  EXPECT_EQ(status, 128 + SIGKILL) << out;
+}
+
+// The scratch folders a SIGKILLed ako leaves under $TMPDIR (common/scratch_folder.hpp) go at
+// the next call, which says so; a live run's folder stays.
+TEST_F(KillCli, TheNextCallSweepsTheScratchFolderOfAKilledAkoAndKeepsALiveOnes) {
+  const std::vector<std::string> args{"run", "task", "inplace_scale", "--no-progress"};
+  const auto [warm_status, warm_out] = complete(args);
+  ASSERT_EQ(warm_status, 0) << warm_out;
+  const fs::path tmp = dir_ / "tmp";
+  const std::vector<std::string> slow{"AKO_FAKE_WORKER_CASE_MS=800"};   // the live run lasts about 5 s
+
+  KilledProcess live = start(args, dir_ / "live.log", slow);
+  ASSERT_TRUE(ako::testsupport::appeared(token_, "ako_fake_worker", 20000)) << ako::read_file(dir_ / "live.log");
+  const fs::path live_dir = tmp / fmt::format("ako-run-{}", live.pid());
+  ASSERT_TRUE(fs::exists(live_dir / ".ako-owner"));
+
+  // Each call sweeps the folder the kill before it left.
+  std::optional<fs::path> left;
+  for (int i = 0; i < 3; ++i) {
+    const fs::path log = dir_ / fmt::format("kill-{}.log", i);
+    KilledProcess p = start(args, log, slow);
+    const fs::path dir = tmp / fmt::format("ako-run-{}", p.pid());
+    for (int wait = 0; wait < 4000 && !fs::exists(dir / ".ako-owner"); ++wait)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(fs::exists(dir / ".ako-owner")) << ako::read_file(log);
+    ASSERT_TRUE(p.stop_after(0, SIGKILL).signalled);
+    ASSERT_TRUE(fs::exists(dir)) << "SIGKILL leaves it";
+    if (left) {
+      EXPECT_FALSE(fs::exists(*left)) << *left;
+      EXPECT_NE(ako::read_file(log).find("ako: removed 1 scratch folder left by a killed ako: " + left->string()),
+                std::string::npos)
+          << ako::read_file(log);
+    }
+    left = dir;
+  }
+  const auto [status, out] = complete(args);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("ako: removed 1 scratch folder left by a killed ako: " + left->string() + "\n"), std::string::npos)
+      << out;
+  EXPECT_FALSE(fs::exists(*left));
+  EXPECT_TRUE(fs::exists(live_dir / ".ako-owner")) << "a live run's folder is never swept";
+  EXPECT_EQ(out.find(live_dir.string()), std::string::npos) << out;
+
+  const Ended e = live.stop_after(60000, SIGKILL);
+  EXPECT_FALSE(e.signalled);
+  EXPECT_FALSE(fs::exists(live_dir)) << "a finished run removes its own";
+  const auto [again, again_out] = complete(args);
+  EXPECT_EQ(again, 0) << again_out;
+  EXPECT_EQ(again_out.find("scratch folder"), std::string::npos) << "nothing left to sweep:\n" << again_out;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -14,6 +15,7 @@
 
 #include "common/error.hpp"
 #include "exec/client/worker_device.hpp"
+#include "exec/protocol/baseline_blame.hpp"
 #include "exec/protocol/device_report.hpp"
 #include "exec/protocol/reference_blame.hpp"
 
@@ -500,6 +502,130 @@ TEST_F(WorkerClientTest, AReferenceFaultIsPassedOnAsTheReferencesAndTheRunGoesOn
   EXPECT_EQ(run.results[0].reason, blamed.reason);
   EXPECT_TRUE(blamed_on_reference(run.results[0]));
   expect_correct_from_worker(run.results[1], 1);
+}
+
+// Blame for a baseline (exec/protocol/baseline_blame.hpp): the worker says which baseline was at
+// fault instead of sending a verdict; the case runs again without it and the solution keeps its
+// verdict and times, the baseline alone failed.
+class BaselineBlameClient : public WorkerClientTest {
+ protected:
+  // Case 0 has baselines "trapper" (at fault) and "plain"; the worker's final result has plain's.
+  WorkerJob job_with_baselines(const std::string& label) {
+    CaseResult done = worker_result(0);
+    BaselineResult plain;
+    plain.name = "plain";
+    plain.verdict = Verdict::correct;
+    plain.time = done.solution_time;
+    done.baselines.push_back(plain);
+    WorkerJob job = make_job({{0, label}, {1, "ok"}}, {{0, done}});
+    for (const char* name : {"trapper", "plain"}) job.cases[0].baselines.push_back(BaselineJob{name, job.cases[0].reference});
+    blamed_ = blamed_baseline("trapper", "trap", "trap (the kernel aborted: __trap, assert or another launch failure), "
+                                                 "in validation trial 1/3, baseline trapper: CUDA_ERROR_LAUNCH_FAILED");
+    write_line(root_ / "fake/baseline-0-trapper.json", nlohmann::json(baseline_failed_event(0, blamed_)));
+    return job;
+  }
+
+  // Case 0: correct from the worker, trapper failed as blamed, plain timed.
+  void expect_solution_judged_and_baseline_blamed(const WorkerRun& run) {
+    EXPECT_EQ(run.fatal, "");
+    ASSERT_EQ(run.results.size(), 2u);
+    expect_correct_from_worker(run.results[0], 0);
+    ASSERT_EQ(run.results[0].baselines.size(), 2u);
+    const BaselineResult& t = run.results[0].baselines[0];
+    EXPECT_EQ(t.name, "trapper");
+    EXPECT_EQ(t.verdict, Verdict::failed);
+    EXPECT_EQ(t.fault, "trap");
+    EXPECT_EQ(t.reason, blamed_.reason);
+    EXPECT_EQ(t.reason.rfind("baseline at fault: trap", 0), 0u) << t.reason;
+    EXPECT_EQ(run.results[0].baselines[1].name, "plain");
+    EXPECT_EQ(run.results[0].baselines[1].verdict, Verdict::correct);
+    expect_correct_from_worker(run.results[1], 1);
+  }
+
+  BaselineResult blamed_;
+};
+
+TEST_F(BaselineBlameClient, AStickyBaselineFaultRunsTheCaseAgainWithoutItInTheNextWorker) {
+  const WorkerJob job = job_with_baselines("baseline_sticky");
+  std::vector<int> results;
+  ClientCallbacks cb;
+  cb.on_result = [&](const CaseResult& r) { results.push_back(r.index); };
+  const WorkerRun run = run_worker(job, opt_, cb);
+  expect_solution_judged_and_baseline_blamed(run);
+  EXPECT_EQ(run.worker_starts, 2);
+  EXPECT_EQ(starts(), (std::vector<std::string>{"0 1", "0 1"})) << "the blamed case first, again";
+  EXPECT_EQ(results, (std::vector<int>{0, 1})) << "one result per case: the blame is no verdict";
+  // The second worker's job: case 0 without trapper, with plain.
+  const auto second = nlohmann::json::parse(read_text(opt_.scratch_dir / "job-2.json")).get<WorkerJob>();
+  ASSERT_EQ(second.cases.size(), 2u);
+  ASSERT_EQ(second.cases[0].baselines.size(), 1u);
+  EXPECT_EQ(second.cases[0].baselines[0].name, "plain");
+}
+
+TEST_F(BaselineBlameClient, ABaselineBlamedInAUsableContextIsRunAgainInTheSameWorker) {
+  const WorkerJob job = job_with_baselines("baseline_oob");
+  const WorkerRun run = run_worker(job, opt_);
+  expect_solution_judged_and_baseline_blamed(run);
+  EXPECT_EQ(run.worker_starts, 1);
+}
+
+TEST_F(BaselineBlameClient, TwoBaselinesAtFaultInTurnAreBothRecordedAndDoNotStopTheRun) {
+  // Two workers in a row that settle no case stop a run; blaming a baseline is progress.
+  WorkerJob job = job_with_baselines("baseline_sticky");
+  job.cases[0].baselines.insert(job.cases[0].baselines.begin() + 1, BaselineJob{"trapper2", job.cases[0].reference});
+  const BaselineResult second = blamed_baseline("trapper2", "illegal_address", "illegal address, in ...");
+  write_line(root_ / "fake/baseline-0-trapper2.json", nlohmann::json(baseline_failed_event(0, second)));
+  const WorkerRun run = run_worker(job, opt_);
+  EXPECT_EQ(run.fatal, "");
+  EXPECT_EQ(run.worker_starts, 3);
+  ASSERT_EQ(run.results.size(), 2u);
+  expect_correct_from_worker(run.results[0], 0);
+  std::map<std::string, std::string> faults;
+  for (const BaselineResult& b : run.results[0].baselines) faults[b.name] = b.fault;
+  EXPECT_EQ(faults, (std::map<std::string, std::string>{{"plain", ""}, {"trapper", "trap"}, {"trapper2", "illegal_address"}}));
+  expect_correct_from_worker(run.results[1], 1);
+}
+
+TEST_F(BaselineBlameClient, ABlameOfABaselineTheCaseDoesNotRunIsNoise) {
+  WorkerJob job = job_with_baselines("baseline_oob");
+  job.cases[0].baselines.erase(job.cases[0].baselines.begin());   // no trapper in the job
+  const WorkerRun run = run_worker(job, opt_);
+  EXPECT_EQ(run.fatal, "");
+  ASSERT_EQ(run.results.size(), 2u);
+  expect_correct_from_worker(run.results[0], 0);
+  ASSERT_EQ(run.results[0].baselines.size(), 1u);
+  EXPECT_EQ(run.results[0].baselines[0].name, "plain");
+  ASSERT_FALSE(run.diagnostics.empty());
+  EXPECT_TRUE(contains(run.diagnostics[0], "baseline_failed event for case 0")) << run.diagnostics[0];
+}
+
+TEST(BaselineBlame, RolesEventsAndTheCaseWithoutIt) {
+  EXPECT_EQ(baseline_role("flashinfer"), "baseline flashinfer");
+  EXPECT_EQ(baseline_of_role("baseline flashinfer"), std::optional<std::string>("flashinfer"));
+  for (const char* other : {"reference", "solution", "oracle", "", "baseline ", "baselines x"})
+    EXPECT_EQ(baseline_of_role(other), std::nullopt) << other;
+
+  const BaselineResult b = blamed_baseline("flashinfer", "out_of_bounds_write", "out-of-bounds write: ...");
+  EXPECT_EQ(b.verdict, Verdict::failed);
+  EXPECT_EQ(b.fault, "out_of_bounds_write");
+  EXPECT_EQ(b.reason, "baseline at fault: out-of-bounds write: ...; the case ran again without it");
+  const WorkerEvent ev = nlohmann::json::parse(nlohmann::json(baseline_failed_event(3, b)).dump()).get<WorkerEvent>();
+  EXPECT_EQ(ev.event, "baseline_failed");
+  EXPECT_EQ(ev.index, 3);
+  ASSERT_TRUE(baseline_of_event(ev).has_value());
+  EXPECT_EQ(baseline_of_event(ev)->reason, b.reason);
+  WorkerEvent result;
+  result.event = "result";
+  result.result = CaseResult{};
+  result.result->baselines.push_back(b);
+  EXPECT_EQ(baseline_of_event(result), std::nullopt) << "a result is a verdict, not a blame";
+
+  CaseJob c;
+  c.baselines = {BaselineJob{"a", {}}, BaselineJob{"b", {}}, BaselineJob{"c", {}}};
+  const CaseJob less = without_baseline(c, "b");
+  ASSERT_EQ(less.baselines.size(), 2u);
+  EXPECT_EQ(less.baselines[0].name, "a");
+  EXPECT_EQ(less.baselines[1].name, "c");
 }
 
 }  // namespace

@@ -107,7 +107,7 @@ TEST(CapabilityTasks, EachOutputHasItsOwnTolerance) {
 
 TEST(CapabilityTasks, EveryTaskCompilesForSm90a) {
   for (const char* task : {"inplace_scale", "gather_rows", "modulate", "qk_view", "two_outputs", "wrong_reference",
-                           "oob_reference", "faulting_reference"}) {
+                           "oob_reference", "faulting_reference", "faulting_baseline", "oob_baseline", "faulting_oracle"}) {
     const auto r = testsupport::run_ako(std::string("compile task ") + task + " --root '" + kRoot.string() +
                                             "' --arch sm_90a",
                                         kRoot);

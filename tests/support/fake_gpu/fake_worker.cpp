@@ -7,7 +7,8 @@
 // Like a real worker deep in a long kernel, it does not notice its parent going away: SIGPIPE
 // is ignored, and once orphaned it stays alive for 3 more seconds before it leaves, so a worker
 // that outlives ako is there for the tests to see, unless ako's PR_SET_PDEATHSIG (or its signal
-// handler) kills it first.
+// handler) kills it first, or, started through a tool (a grandchild of ako), the real worker's
+// watch of the ako that started it (exec/protocol/ancestor_watch.hpp), which it runs as well.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -20,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "exec/protocol/ancestor_watch.hpp"
 #include "exec/protocol/job.hpp"
 
 namespace {
@@ -62,6 +64,7 @@ TimingStats timing(double us) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ako::exec::exit_with_ancestor("ako_fake_worker", 128 + SIGKILL, false);   // as worker_main.cpp
   std::signal(SIGPIPE, SIG_IGN);
   const pid_t parent = ::getppid();
   int arg = 1;

@@ -11,7 +11,10 @@
 #   FAKE_WORKER_START  comma list, one entry per start (the last repeats): ok | die | fatal | hang
 #
 # Case labels: ok, hang (never answers), crash (SIGSEGV mid-case), sticky (failed result, then
-# exit 3), silent_exit (exit 0 mid-case), garbage (noise lines between the events).
+# exit 3), silent_exit (exit 0 mid-case), garbage (noise lines between the events),
+# baseline_sticky (the first baseline-<index>-<name>.json, a baseline_failed event, whose baseline
+# the job still lists, then exit 3), baseline_oob (every such event, each followed by the case's
+# begin again, as a worker whose context survived runs the case again at once).
 set -u
 ulimit -c 0   # the crash case must not leave core files behind
 dir=${FAKE_WORKER_DIR:?FAKE_WORKER_DIR is not set}
@@ -48,6 +51,17 @@ for k in "${!indices[@]}"; do
     crash) echo "fake worker: illegal memory access in case $i" >&2; kill -SEGV $$ ;;
     sticky) cat "$dir/result-$i.json"; echo "fake worker: sticky fault, exiting" >&2; exit 3 ;;
     silent_exit) exit 0 ;;
+    baseline_sticky)   # the first blame file whose baseline the job still lists, then exit
+      for f in "$dir"/baseline-"$i"-*.json; do
+        [ -e "$f" ] || continue
+        name=${f##*/baseline-"$i"-}; name=${name%.json}
+        if grep -q "\"name\":\"$name\"" "$job"; then cat "$f"; echo "fake worker: trap in baseline $name" >&2; exit 3; fi
+      done ;;
+    baseline_oob)   # each blame file, each followed by the case's new begin
+      for f in "$dir"/baseline-"$i"-*.json; do
+        [ -e "$f" ] || continue
+        cat "$f"; echo "{\"event\":\"begin\",\"index\":$i}"
+      done ;;
     garbage) echo "not json at all"; echo ""; echo '{"event": "begin", "index":'; echo '{"event":"bogus"}' ;;
   esac
   echo "{\"event\":\"phase\",\"index\":$i,\"phase\":\"time_reference\"}"
