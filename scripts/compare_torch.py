@@ -42,11 +42,22 @@ def peer_cases(doc):
     return out, ["torch"]
 
 
-def elements(dims):
+def elements(case):
+    """Elements of the case's activation, which sizes the copy-bandwidth bar: ako's own count (the
+    result's `elements`: its largest output; a cache's rows or a position table are not in it).
+    Results written before ako counted it: the activation from the dims' names (rows x cols,
+    B x L x C, rope's N x H x D, qknorm's N x max(Hq, Hk) x D), else their product."""
+    if case.get("elements"):
+        return case["elements"]
+    dims = case["dims"]
     if "rows" in dims and "cols" in dims:
         return dims["rows"] * dims["cols"]
     if all(k in dims for k in ("B", "L", "C")):
         return dims["B"] * dims["L"] * dims["C"]
+    if all(k in dims for k in ("N", "H", "D")):
+        return dims["N"] * dims["H"] * dims["D"]
+    if all(k in dims for k in ("N", "Hq", "Hk", "D")):
+        return dims["N"] * max(dims["Hq"], dims["Hk"]) * dims["D"]
     return math.prod(dims.values())
 
 
@@ -98,7 +109,7 @@ def main():
     slower, below = [], []
     for c in rows:
         sol = c["solution_time"]["median_us"]
-        elems = elements(c["dims"])
+        elems = elements(c)
         line = f"{labels[id(c)]:<{width}} {elems / 1e6:>6.1f}M {sol:>9.2f} {c['pct_copy_bw']:>6.1f}"
         prow = peers.get(case_key(c["shape"], c["dtype"], c.get("flags"), c.get("axes")), {})
         cols = [(n, prow.get(n)) for n in peer_names]

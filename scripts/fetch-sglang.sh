@@ -49,7 +49,8 @@ sglang/kernels/ops/diffusion/activation/__init__.py
 sglang/kernels/ops/diffusion/activation/silu_mul_bitexact.py
 sglang/kernels/ops/diffusion/rope/rotary_triton.py
 "
-CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh csrc/elementwise/qknorm.cuh"
+CUDA_ROOTS="csrc/diffusion/modulate_scale_shift.cuh csrc/elementwise/qknorm.cuh csrc/diffusion/qknorm_rope.cuh
+csrc/elementwise/activation.cuh"
 DOC_FILES="
 sglang/kernels/ops/diffusion/__init__.py
 sglang/kernels/ops/diffusion/README.md

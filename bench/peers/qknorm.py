@@ -7,9 +7,9 @@ Peers:
   torch  F.rms_norm on the q and k views (diffusers' nn.RMSNorm: per head over D, Wan 2.1 and
          LTX-Video across heads over H D), each result copied back into its view (q.copy_,
          k.copy_): the eager chain's out-of-place norms, made in place
-SGLang's fused_inplace_qknorm (JIT CUDA) is the task's in-run baseline "sglang"
-(input/qknorm/peers/sglang_qknorm.cuh); FlashInfer's QKRMSNorm takes one tensor per launch and
-is not timed yet (context/qknorm.md)."""
+SGLang's fused_inplace_qknorm (JIT CUDA), FlashInfer's QKRMSNorm and its RMSNorm (what SGLang
+runs across heads) are the task's in-run baselines "sglang", "flashinfer_qk_rmsnorm" and
+"flashinfer_rmsnorm" (input/qknorm/peers/, context/qknorm.md)."""
 from . import family
 
 TASKS = ("qknorm",)

@@ -62,6 +62,31 @@ class CompareTest(unittest.TestCase):
         self.assertIn("wan13b-480p bf16 layout=bc (sglang_triton)", text)
         self.assertIn("sglang_triton: not_applicable on 1 case(s): per token", text)
 
+    def test_elements_are_the_activation_not_every_dim(self):
+        # rope's dims carry the cache's rows P: ako's count is q's N x H x D, never N H D R P.
+        rope = {"dims": {"N": 118800, "H": 24, "D": 128, "R": 128, "P": 118800}, "elements": 118800 * 24 * 128}
+        self.assertEqual(compare_torch.elements(rope), 118800 * 24 * 128)
+        # results written before ako counted it: from the dims' names
+        self.assertEqual(compare_torch.elements({"dims": {"N": 4608, "H": 24, "D": 128, "R": 128, "P": 4608}}), 4608 * 24 * 128)
+        self.assertEqual(compare_torch.elements({"dims": {"N": 6144, "Hq": 32, "Hk": 8, "D": 64}}), 6144 * 32 * 64)
+        self.assertEqual(compare_torch.elements({"dims": {"rows": 3, "cols": 5}, "elements": 0}), 15)
+        self.assertEqual(compare_torch.elements({"dims": {"B": 2, "L": 3, "C": 4, "F": 21}}), 24)
+
+    def test_video_rope_meets_the_95_percent_bar_by_its_activation(self):
+        # hunyuan-720p rope at 94% of copy is under the video bar (95%, > 50M elements); flux1's
+        # 14.2M elements are under 16M, so no bar, where every dim multiplied (N H D R P = 3e11)
+        # held it to the video one.
+        def case(shape, n, pct):
+            return {"kind": "compare", "shape": shape, "dims": {"N": n, "H": 24, "D": 128, "R": 128, "P": n},
+                    "elements": n * 24 * 128, "dtype": "bf16", "flags": {"neox": False}, "axes": {},
+                    "solution_time": {"median_us": 100.0}, "bytes": 1e8, "pct_copy_bw": pct, "baselines": []}
+        ako = {"task": "rope", "device": {"name": "H200", "copy_bandwidth_gbs": 4200.0},
+               "cases": [case("hunyuan-720p", 118800, 94.0), case("flux1", 4608, 80.0)]}
+        text = run(ako, {"schema": "ako.peer_bench/1", "task": "rope", "peers": [], "cases": []})
+        self.assertIn("hunyuan-720p bf16 noneox (94.0% < 95%)", text)
+        self.assertNotIn("flux1 bf16 noneox (", text)
+        self.assertRegex(next(l for l in text.splitlines() if l.startswith("hunyuan-720p")), r" 365\.0M ")
+
     def test_other_task_is_refused(self):
         with self.assertRaisesRegex(SystemExit, "task"):
             run({"task": "a", "device": {"name": "x", "copy_bandwidth_gbs": 1.0}, "cases": []},

@@ -306,6 +306,7 @@ CaseResult case_result_skeleton(const task::Case& c, int index) {
   r.params = c.params;
   r.config_class = c.config_class;
   r.bytes = c.bytes;
+  r.elements = c.elements;
   for (const auto& bl : c.baselines) {
     BaselineResult b;
     b.name = bl.name;

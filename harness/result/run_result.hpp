@@ -127,6 +127,7 @@ struct CaseResult {
   uint64_t seed = 0;
   std::optional<TimingStats> reference_time, solution_time;
   double bytes = 0;              // bytes the op must move (each input read once, each output written once)
+  double elements = 0;           // elements of the largest output (task::Case::elements)
   double speedup = 0;            // reference median / solution median
   double gbps = 0;               // bytes / solution median
   double pct_copy_bw = 0;        // gbps / measured device copy bandwidth * 100

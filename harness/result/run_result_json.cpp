@@ -138,6 +138,7 @@ void to_json(json& j, const CaseResult& v) {
            {"reference_time", v.reference_time ? json(*v.reference_time) : json(nullptr)},
            {"solution_time", v.solution_time ? json(*v.solution_time) : json(nullptr)},
            {"bytes", v.bytes},
+           {"elements", v.elements},
            {"speedup", v.speedup},
            {"gbps", v.gbps},
            {"pct_copy_bw", v.pct_copy_bw},
@@ -168,6 +169,7 @@ void from_json(const json& j, CaseResult& v) {
   if (j.contains("solution_time") && !j["solution_time"].is_null())
     v.solution_time = j["solution_time"].get<TimingStats>();
   opt(j, "bytes", v.bytes);
+  opt(j, "elements", v.elements);
   opt(j, "speedup", v.speedup);
   opt(j, "gbps", v.gbps);
   opt(j, "pct_copy_bw", v.pct_copy_bw);

@@ -68,12 +68,15 @@ std::optional<std::string> launch_rejection(const std::vector<std::string>& expr
 }  // namespace
 
 std::optional<std::string> Space::rejection(const Params& params, const task::ShapeSpec& shape) const {
-  // Validity must hold for every variant: a config class is chosen by dims (tune refuses a
-  // choice that depends on flags or axes), and the tuner picks one point per shape for all.
+  // Validity must hold for every variant that runs on the shape: a config class is chosen by
+  // dims (tune refuses a choice that depends on flags or axes), and the tuner picks one point per
+  // shape for all. A combination the spec's `when` leaves out is no case (qknorm's head_dim
+  // axis runs only the shape's own D), so its constraints do not bind.
   for (const auto& flags : variants_) {
     task::ExprEnv env;
     for (const auto& [k, v] : shape.dims) env[k] = v;
     for (const auto& [k, v] : flags) env[k] = v;
+    if (!spec_->when.empty() && !task::eval_bool(spec_->when, env)) continue;
     for (const auto& [k, v] : params) env[k] = v;
     try {
       for (const auto& c : spec_->solution.constraints)

@@ -30,7 +30,8 @@ class Space {
   Params params_of(const Point& p) const;
   std::optional<Point> point_of(const Params& params) const;  // nullopt: a value not allowed
 
-  // Why `params` cannot run on `shape` (under any flag combination of the task), or nullopt
+  // Why `params` cannot run on `shape` (under any flag and axis combination the task runs on it:
+  // those its `when` leaves out are no cases), or nullopt
   // when it can: the first failing constraint ("constraint \"cols % VEC == 0\"") or launch
   // limit ("block: 2048 threads > 1024"). Pure expression evaluation; no exceptions escape
   // for ordinary rejections.

@@ -327,6 +327,20 @@ double roofline_bytes(const std::vector<model::Buffer>& buffers) {
   return bytes;
 }
 
+// Elements of the largest output (Case::elements).
+double output_elements(const std::vector<model::Buffer>& buffers) {
+  std::vector<bool> has_views(buffers.size(), false);
+  for (const auto& b : buffers)
+    if (b.view && b.present) has_views[b.view->of] = true;
+  uint64_t largest = 0;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const model::Buffer& b = buffers[i];
+    if (!b.present || has_views[i] || b.role == model::Role::in) continue;
+    largest = std::max(largest, b.count);
+  }
+  return static_cast<double>(largest);
+}
+
 // `extra_scalars`: a baseline's own scalars (their values are in `scalars` too).
 // The kernel name's placeholders for one case: {T} and {T_<buffer>} (C types; double for
 // every floating type in the oracle), {dtype}, each flag, axis, param and dim.
@@ -471,6 +485,7 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
   // reference_check: the reference's ground truth; compare: the precision check's.
   c.oracle = instantiate(spec, spec.oracle, "oracle", env, c, {}, scalars, label, {}, true);
   c.bytes = roofline_bytes(c.buffers);
+  c.elements = output_elements(c.buffers);
   return c;
 }
 

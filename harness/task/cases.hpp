@@ -55,6 +55,12 @@ struct Case {
   // once, inout read and written; a view counts its distinct elements (a broadcast one
   // once), a storage reached only through views counts through them.
   double bytes = 0;
+  // Elements of the largest output: each out / inout buffer at its own count, a writable view
+  // by its own extents (a storage written only through views is not counted itself). The size
+  // of the activation the op produces (tokens x hidden for rmsnorm, rope's q, qknorm's q view),
+  // whatever else the shape's dims hold (rope's cache rows): what scripts/compare_torch.py sizes
+  // the copy-bandwidth bar by.
+  double elements = 0;
   // "<shape> <dtype>" then each flag as "<flag>" or "no<flag>", then each typed axis as
   // "<axis>=<value>", both in name order: "flux1-single bf16 weight", "wan bf16
   // scale_layout=bf1c". Stable: results, logs and baselines key on it (gate/case_key.hpp).

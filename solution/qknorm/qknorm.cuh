@@ -3,9 +3,14 @@
 // squares, x * rsqrt(sum / len + eps) * w, one rounding), on q [N, Hq, D] and k [N, Hk, D] inside
 // the packed qkv row of `stride` elements (context/qknorm.md).
 //
-//   template <T, HEAD_DIM, ACROSS, VEC, GROUP, BLOCK, ROWS, CHUNKS>
-//   grid = ceil_div(N * (NQ + NK), BLOCK / GROUP * ROWS), block = BLOCK, no dynamic shared memory
-//   (NQ = ACROSS ? 1 : Hq rows of q per token, NK likewise for k).
+//   template <T, HEAD_DIM, ACROSS, VEC, BLOCK, GROUP, ROWS, AGROUP, AROWS, CHUNKS>
+//   grid = ceil_div(N * (NQ + NK), BLOCK / G * R), block = BLOCK, no dynamic shared memory
+//   (NQ = ACROSS ? 1 : Hq rows of q per token, NK likewise for k; G, R = GROUP, ROWS per head,
+//   AGROUP, AROWS across heads).
+// Each form has its own group width and rows in flight (GROUP, ROWS per head; AGROUP, AROWS and
+// CHUNKS across heads), the access width VEC and BLOCK shared: one config point (one class of
+// a shape, which runs both forms) then holds a good choice for each form, and `ako tune` can
+// search them together. The other form's parameters are ignored.
 //
 // Work: the rows of a token are its q rows then its k rows (per head: Hq + Hk rows of HEAD_DIM;
 // across heads: one q row of Hq * HEAD_DIM and one k row of Hk * HEAD_DIM). Row g is token g / (NQ + NK). A group of
@@ -99,9 +104,10 @@ template <int VEC> __device__ __forceinline__ void store(void* p, const Chunk<VE
 
 }  // namespace qknorm_detail
 
+// One form's rows (the kernel below passes its parameters).
 template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int GROUP, int BLOCK, int ROWS, int CHUNKS>
-__global__ void __launch_bounds__(BLOCK) qknorm_kernel(T* q, T* k, const T* q_weight, const T* k_weight, int N, int Hq,
-                                                       int Hk, long long stride, float eps) {
+__device__ __forceinline__ void qknorm_rows(T* q, T* k, const T* q_weight, const T* k_weight, int N, int Hq, int Hk,
+                                            long long stride, float eps) {
   using namespace qknorm_detail;
   static_assert(GROUP > 0 && (GROUP & (GROUP - 1)) == 0 && BLOCK % GROUP == 0, "GROUP: a power of two dividing BLOCK");
   static_assert(HEAD_DIM % VEC == 0, "HEAD_DIM must be a multiple of VEC");
@@ -192,4 +198,14 @@ __global__ void __launch_bounds__(BLOCK) qknorm_kernel(T* q, T* k, const T* q_we
       }
     }
   }
+}
+
+template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int BLOCK, int GROUP, int ROWS, int AGROUP, int AROWS,
+          int CHUNKS>
+__global__ void __launch_bounds__(BLOCK) qknorm_kernel(T* q, T* k, const T* q_weight, const T* k_weight, int N, int Hq,
+                                                       int Hk, long long stride, float eps) {
+  if constexpr (ACROSS)
+    qknorm_rows<T, HEAD_DIM, true, VEC, AGROUP, BLOCK, AROWS, CHUNKS>(q, k, q_weight, k_weight, N, Hq, Hk, stride, eps);
+  else
+    qknorm_rows<T, HEAD_DIM, false, VEC, GROUP, BLOCK, ROWS, 1>(q, k, q_weight, k_weight, N, Hq, Hk, stride, eps);
 }

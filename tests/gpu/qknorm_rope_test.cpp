@@ -1,10 +1,15 @@
 // `ako run task qknorm_rope` on a real GPU: every case correct and timed, the reference meets its
-// fp64 oracle on every check shape; the solution's other lane widths and head counts per group
+// fp64 oracle on every check shape, SGLang's fused kernel (the "sglang" baseline) correct and timed
+// on every case; the solution's other lane widths and head counts per group
 // correct on the small shapes; and a candidate that skips the weight is caught.
 #include "gpu_test_support.hpp"
 
 namespace ako::gputest {
 namespace {
+
+bool sglang_fetched() {
+  return std::filesystem::exists(workspace() / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/diffusion/qknorm_rope.cuh");
+}
 
 TEST(RunQknormRope, EveryCaseIsCorrectAndTheReferenceMeetsItsOracle) {
   AKO_REQUIRE_GPU();
@@ -22,6 +27,12 @@ TEST(RunQknormRope, EveryCaseIsCorrectAndTheReferenceMeetsItsOracle) {
     }
     ++compares;
     EXPECT_GT(c["solution_time"]["median_us"].get<double>(), 0) << c.dump();
+    ASSERT_EQ(c["baselines"].size(), 1u) << c.dump();
+    const auto& b = c["baselines"][0];
+    EXPECT_EQ(b["verdict"], sglang_fetched() ? "correct" : "skipped") << b.dump();
+    if (sglang_fetched()) {
+      EXPECT_GT(b["time"]["median_us"].get<double>(), 0.0) << b.dump();
+    }
   }
   EXPECT_EQ(compares, 42);
   EXPECT_EQ(checks, 24);

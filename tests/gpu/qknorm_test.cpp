@@ -1,7 +1,8 @@
 // `ako run task qknorm` on a real GPU: every shape, dtype and form (per head, across heads)
 // correct and timed, v untouched (the views' outside is checked bitwise), the reference within
-// its fp64 oracle on every check shape, SGLang's fused_inplace_qknorm validated and timed on the
-// per-head cases where the wheel's file is fetched; the solution's other paths (groups wider than a
+// its fp64 oracle on every check shape, SGLang's fused_inplace_qknorm and FlashInfer's QKRMSNorm
+// validated and timed on the per-head cases and FlashInfer's RMSNorm on the across-heads ones,
+// where the wheels' files are fetched; the solution's other paths (groups wider than a
 // warp, tail rows, Hq != Hk) correct; and a kernel that scales k by q's weight is caught.
 #include <fstream>
 #include <map>
@@ -17,6 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+bool flashinfer_fetched() { return fs::exists(workspace() / "peers/flashinfer-python-0.7.2/include/flashinfer/norm.cuh"); }
+
 bool sglang_fetched() {
   return fs::exists(workspace() / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/qknorm.cuh");
 }
@@ -29,7 +32,8 @@ TEST(RunQknorm, EveryShapeDtypeAndFormIsCorrect) {
   EXPECT_NE(r.output.find("CORRECT: yes"), std::string::npos) << r.output;
   const auto j = read_json(json);
   std::map<std::string, int> per_shape;
-  int checks = 0, baselines_run = 0;
+  int checks = 0;
+  std::map<std::string, int> baselines_run;
   for (const auto& c : j["cases"]) {
     EXPECT_EQ(c["verdict"], "correct") << c.dump();
     if (c["kind"] == "reference_check") {
@@ -38,21 +42,27 @@ TEST(RunQknorm, EveryShapeDtypeAndFormIsCorrect) {
     }
     per_shape[c["shape"]]++;
     EXPECT_GT(c["solution_time"]["median_us"].get<double>(), 0) << c.dump();
-    ASSERT_EQ(c["baselines"].size(), 1u) << c.dump();
-    const auto& b = c["baselines"][0];
-    const bool applies = !c["flags"]["across_heads"].get<bool>() && sglang_fetched();
-    EXPECT_EQ(b["verdict"], applies ? "correct" : "skipped") << b.dump();
-    if (applies) {
-      EXPECT_GT(b["time"]["median_us"].get<double>(), 0.0) << b.dump();
-      ++baselines_run;
+    ASSERT_EQ(c["baselines"].size(), 3u) << c.dump();
+    const bool across = c["flags"]["across_heads"].get<bool>();
+    for (const auto& b : c["baselines"]) {
+      // sglang and flashinfer_qk_rmsnorm per head, flashinfer_rmsnorm across heads (every model
+      // shape has Hq == Hk)
+      const bool applies = b["name"] == "sglang"                  ? !across && sglang_fetched()
+                           : b["name"] == "flashinfer_qk_rmsnorm" ? !across && flashinfer_fetched()
+                                                                  : across && flashinfer_fetched();
+      EXPECT_EQ(b["verdict"], applies ? "correct" : "skipped") << b.dump();
+      if (applies) {
+        EXPECT_GT(b["time"]["median_us"].get<double>(), 0.0) << b.dump();
+        ++baselines_run[b["name"].get<std::string>()];
+      }
     }
   }
   EXPECT_EQ(per_shape.size(), 6u);
   for (const auto& [shape, n] : per_shape) EXPECT_EQ(n, 4) << shape << ": bf16/fp16 x per head/across heads";
   EXPECT_EQ(checks, 6 * 2 * 2);
-  if (sglang_fetched()) {
-    EXPECT_EQ(baselines_run, 6 * 2);
-  }
+  EXPECT_EQ(baselines_run["sglang"], sglang_fetched() ? 6 * 2 : 0);
+  EXPECT_EQ(baselines_run["flashinfer_qk_rmsnorm"], flashinfer_fetched() ? 6 * 2 : 0);
+  EXPECT_EQ(baselines_run["flashinfer_rmsnorm"], flashinfer_fetched() ? 6 * 2 : 0);
 }
 
 // The solution's other paths on small odd shapes: groups of 64 to 512 lanes (shared-memory

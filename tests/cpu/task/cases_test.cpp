@@ -76,6 +76,7 @@ TEST_F(CasesTest, BuffersArgsScalarsAndBytes) {
   EXPECT_EQ(c.buffers[2].role, model::Role::out);
   EXPECT_EQ(c.buffers[2].dtype, DType::bf16);
   EXPECT_DOUBLE_EQ(c.bytes, (4608.0 * 3072 * 2 + 3072) * 2);
+  EXPECT_DOUBLE_EQ(c.elements, 4608.0 * 3072);  // the output, never the inputs
   EXPECT_DOUBLE_EQ(c.scalars.at("eps"), 1e-6);
   EXPECT_DOUBLE_EQ(c.scalars.at("rows"), 4608);
   EXPECT_DOUBLE_EQ(c.buffers[2].tolerance.atol, 1e-2);

@@ -137,16 +137,20 @@ TEST(GatedActTask, DefaultConfigTilesEveryModelRowExactly) {
 }
 
 // A scratch root with the task's spec and config and placeholder kernels (nothing compiles
-// here), with or without FlashInfer's extracted files.
+// here), with or without FlashInfer's and SGLang's extracted files.
 struct Scratch {
   fs::path root = fs::temp_directory_path() / ("ako-gated-act-task-" + std::to_string(::getpid()));
-  explicit Scratch(bool flashinfer) {
+  explicit Scratch(bool flashinfer, bool sglang = false) {
     fs::remove_all(root);
     for (const char* f : {"input/gated_act/gated_act.cuh", "input/gated_act/oracle.cuh",
-                          "input/gated_act/peers/flashinfer_act_and_mul.cuh", "solution/gated_act/gated_act.cuh"})
+                          "input/gated_act/peers/flashinfer_act_and_mul.cuh",
+                          "input/gated_act/peers/sglang_act_and_mul.cuh", "solution/gated_act/gated_act.cuh"})
       testing::write_file(root / f, "// placeholder for the task-spec tests\n");
     if (flashinfer)
       testing::write_file(root / "peers/flashinfer-python-0.7.2/include/gen/flashinfer_act_funcs.cuh",
+                          "// placeholder\n");
+    if (sglang)
+      testing::write_file(root / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/activation.cuh",
                           "// placeholder\n");
     fs::create_directories(root / "solution/gated_act/configs");
     fs::copy_file(kRoot / "solution/gated_act/configs/default.json", root / "solution/gated_act/configs/default.json");
@@ -162,7 +166,8 @@ TEST(GatedActTask, FlashInferIsLaunchedAsItsGeneratedLauncherWould) {
   const TaskSpec spec = scratch.spec();
   const auto cases = expand_cases(spec, {}, {}, false);
   const Case& bf16 = find_case(cases, "flux1-single bf16 act=gelu_tanh_and_mul");
-  ASSERT_EQ(bf16.baselines.size(), 1u);
+  ASSERT_EQ(bf16.baselines.size(), 2u);  // flashinfer, sglang
+  EXPECT_EQ(bf16.baselines[0].name, "flashinfer");
   ASSERT_TRUE(bf16.baselines[0].kernel) << bf16.baselines[0].absent_reason;
   const KernelInstance& k = *bf16.baselines[0].kernel;
   EXPECT_EQ(k.name_expression,
@@ -201,6 +206,49 @@ TEST(GatedActTask, FlashInferIsLaunchedAsItsGeneratedLauncherWould) {
     EXPECT_NE(c.baselines[0].absent_reason.find("not applicable to this case"), std::string::npos)
         << c.baselines[0].absent_reason;
   }
+}
+
+// SGLang's JIT act_and_mul_kernel as ActivationKernel::launch() runs it for run_activation: one
+// 16-byte vector per thread, 256 threads, a flat grid over rows x d / 8; only the gated forms
+// with the activation on the first half, and d a multiple of the vector.
+TEST(GatedActTask, SglangIsLaunchedAsItsRunActivationWould) {
+  Scratch scratch(true, true);
+  const TaskSpec spec = scratch.spec();
+  const auto cases = expand_cases(spec, {}, {}, false);
+  const Case& c = find_case(cases, "flux1-single bf16 act=gelu_tanh_and_mul");
+  ASSERT_EQ(c.baselines.size(), 2u);
+  const auto& b = c.baselines[1];
+  EXPECT_EQ(b.name, "sglang");
+  ASSERT_TRUE(b.kernel) << b.absent_reason;
+  EXPECT_EQ(b.kernel->name_expression, "sglang_act_and_mul<__nv_bfloat16, Act::gelu_tanh_and_mul>");
+  EXPECT_EQ(b.kernel->grid, (std::array<uint32_t, 3>{4608 * (12288 / 8) / 256, 1, 1}));
+  EXPECT_EQ(b.kernel->block, (std::array<uint32_t, 3>{256, 1, 1}));
+  ASSERT_EQ(b.kernel->args.size(), 4u);  // out, x, rows, d
+  EXPECT_EQ(b.kernel->args[2].i, 4608);
+  EXPECT_EQ(b.kernel->args[3].i, 12288);
+  for (const char* o : {"-use_fast_math", "-std=c++20", "-default-device"})
+    EXPECT_NE(std::find(b.options.begin(), b.options.end(), o), b.options.end()) << o;
+  EXPECT_EQ(find_case(cases, "text-512 fp16 act=silu_and_mul").baselines[1].kernel->name_expression,
+            "sglang_act_and_mul<__half, Act::silu_and_mul>");
+  for (const char* a : {"geglu", "gelu_tanh"}) {
+    const auto& n = find_case(cases, std::string("text-512 bf16 act=") + a).baselines[1];
+    EXPECT_FALSE(n.kernel) << a;
+    EXPECT_NE(n.absent_reason.find("not applicable to this case"), std::string::npos) << n.absent_reason;
+  }
+  // A width that is no multiple of the 16-byte vector: run_activation refuses it.
+  json doc = testing::read_json(kRoot / "tasks/gated_act/task.json");
+  doc["shapes"] = json::array({json{{"name", "w100"}, {"rows", 3}, {"cols", 100}}});
+  const TaskSpec narrow = parse_task(doc, scratch.root / "tasks/gated_act/task.json", scratch.root);
+  const auto ncases = expand_cases(narrow, {}, {}, false);
+  EXPECT_FALSE(find_case(ncases, "w100 bf16 act=silu_and_mul").baselines[1].kernel);
+  fs::remove(scratch.root / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/activation.cuh");
+  const TaskSpec unfetched = scratch.spec();
+  const auto ucases = expand_cases(unfetched, {}, {}, false);
+  const auto& u = find_case(ucases, "zimage bf16 act=silu_and_mul").baselines[1];
+  EXPECT_NE(u.absent_reason.find("not installed: peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/activation.cuh "
+                                 "is missing; run scripts/fetch-sglang.sh"),
+            std::string::npos)
+      << u.absent_reason;
 }
 
 TEST(GatedActTask, FlashInferNotInstalledIsSaidPerCase) {
@@ -256,6 +304,10 @@ TEST(GatedActTask, CompilesForSm90aWithoutSpills) {
     EXPECT_EQ(per_role["baseline flashinfer"], 2 * 2) << r.out;  // two forms x two dtypes, vec_size 8
   else
     EXPECT_TRUE(testsupport::has(r.out, "baseline flashinfer: not installed")) << r.out;
+  if (fs::exists(kRoot / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/activation.cuh"))
+    EXPECT_EQ(per_role["baseline sglang"], 2 * 2) << r.out;  // two forms x two dtypes
+  else
+    EXPECT_TRUE(testsupport::has(r.out, "baseline sglang: not installed")) << r.out;
   expect_no_spills(rows);
 }
 

@@ -2,7 +2,8 @@
 // SGLang's tolerance; cases and labels are the ones intended; q and k are views into qkv at the
 // packed layout's offsets and strides, the weights [D] or [H * D] by form; bytes count q and k
 // read and written and the weights once (v never); the default config's classes fit every shape;
-// SGLang's fused_inplace_qknorm is instantiated and launched as its run() would; every kernel
+// SGLang's fused_inplace_qknorm and FlashInfer's QKRMSNorm (per head) and RMSNorm (across heads,
+// what SGLang runs for Wan) are instantiated and launched as their launchers would; every kernel
 // compiles for sm_90a without spills, every config class too, and so does the broken candidate
 // the GPU test runs (tests/gpu/qknorm_test.cpp).
 #include <gtest/gtest.h>
@@ -89,11 +90,13 @@ TEST(QknormTask, CasesAreEveryShapeDtypeAndFormWithStableLabels) {
   const Case& head = find_case(cases, "wan14b-480p fp16 noacross_heads head_dim=128");
   EXPECT_EQ(head.reference.name_expression, "qknorm_reference<__half, 128, false>");
   EXPECT_EQ(head.reference.grid[1], 80u);  // one block per head of q and k
-  EXPECT_EQ(head.solution->name_expression, "qknorm_kernel<__half, 128, false, 8, 16, 256, 2, 1>");
+  // <T, head_dim, across, VEC, BLOCK, GROUP, ROWS, AGROUP, AROWS, CHUNKS>: both forms' params
+  EXPECT_EQ(head.solution->name_expression, "qknorm_kernel<__half, 128, false, 8, 256, 16, 2, 128, 1, 5>");
   EXPECT_EQ(head.solution->grid[0], static_cast<uint32_t>((32760 * 80 + 31) / 32));  // 16 groups x 2 rows
   const Case& across = find_case(cases, "wan14b-480p bf16 across_heads head_dim=128");
   EXPECT_EQ(across.reference.grid[1], 2u);  // one row of q, one of k
-  EXPECT_EQ(across.solution->name_expression, "qknorm_kernel<__nv_bfloat16, 128, true, 8, 128, 256, 1, 5>");
+  EXPECT_EQ(across.solution->name_expression, "qknorm_kernel<__nv_bfloat16, 128, true, 8, 256, 16, 2, 128, 1, 5>");
+  EXPECT_EQ(across.solution->grid[0], static_cast<uint32_t>(32760 * 2 / 2));  // AGROUP 128: 2 rows per block
   const Case& check = find_case(cases, "check-5x3x1x128 bf16 noacross_heads head_dim=128");
   EXPECT_EQ(check.kind, "reference_check");
   ASSERT_TRUE(check.oracle);
@@ -121,6 +124,8 @@ TEST(QknormTask, QAndKAreViewsOfThePackedQkvAndBytesCountThemTwice) {
     EXPECT_EQ(buffer(c, "k_weight").count, static_cast<uint64_t>(w)) << label;
     // q and k read and written (2 bytes each), the weights read once; v never.
     EXPECT_DOUBLE_EQ(c.bytes, 2.0 * 2 * N * 2 * H * D + 2.0 * 2 * w) << label;
+    // The activation (compare_torch.py's bar size): one view, q, never the whole qkv storage.
+    EXPECT_DOUBLE_EQ(c.elements, 1.0 * N * H * D) << label;
   }
 }
 
@@ -129,31 +134,32 @@ TEST(QknormTask, EachShapeRunsOnlyItsOwnHeadDim) {
     EXPECT_EQ(std::get<int64_t>(c.axes.at("head_dim")), c.shape->dims.at("D")) << c.label();
 }
 
+// One class per head_dim (and row width across heads), over dims only: a shape's two forms take
+// the same class, each reading its own params (so `ako tune` per config class can tune them).
 TEST(QknormTask, DefaultConfigClassesFitEveryShape) {
   for (const auto& c : expand_cases(spec(), {}, {}, false)) {
-    const bool across = c.flags.at("across_heads");
-    const int64_t D = c.shape->dims.at("D");
-    if (across) {
-      EXPECT_EQ(c.config_class, "across-heads") << c.label();
-      // the row in registers: CHUNKS accesses of GROUP x VEC per lane cover H * D
-      EXPECT_GE(c.params.at("CHUNKS") * c.params.at("GROUP") * c.params.at("VEC"), c.shape->dims.at("Hq") * D) << c.label();
-    } else {
-      EXPECT_EQ(c.config_class, "head-dim-" + std::to_string(D)) << c.label();
-      EXPECT_EQ(c.params.at("GROUP") * c.params.at("VEC"), D) << c.label() << ": one 16-byte access per lane";
-    }
+    const int64_t D = c.shape->dims.at("D"), HD = c.shape->dims.at("Hq") * D;
+    EXPECT_EQ(c.config_class, "head-dim-" + std::to_string(D) + (HD <= 1024 ? "-narrow" : "")) << c.label();
+    // per head one 16-byte access per lane; across heads the row in registers: CHUNKS accesses
+    // of AGROUP x VEC per lane cover H * D
+    EXPECT_EQ(c.params.at("GROUP") * c.params.at("VEC"), D) << c.label() << ": one 16-byte access per lane";
+    EXPECT_GE(c.params.at("CHUNKS") * c.params.at("AGROUP") * c.params.at("VEC"), HD) << c.label();
   }
 }
 
-// A scratch root holding the spec and placeholder kernels, with or without SGLang's file.
+// A scratch root holding the spec and placeholder kernels, with or without the engines' files.
 struct Scratch {
   fs::path root;
-  explicit Scratch(bool sglang) {
+  explicit Scratch(bool sglang, bool flashinfer = false) {
     root = testsupport::copy_workspace("qknorm-spec", {"tasks/qknorm", "solution/qknorm/configs"});
     for (const char* f : {"input/qknorm/qknorm.cuh", "input/qknorm/oracle.cuh", "input/qknorm/peers/sglang_qknorm.cuh",
+                          "input/qknorm/peers/flashinfer_qk_rmsnorm.cuh", "input/qknorm/peers/flashinfer_rmsnorm_qk.cuh",
                           "solution/qknorm/qknorm.cuh"})
       testing::write_file(root / f, "// placeholder for the task-spec tests\n");
     if (sglang)
       testing::write_file(root / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/qknorm.cuh", "// placeholder\n");
+    if (flashinfer)
+      testing::write_file(root / "peers/flashinfer-python-0.7.2/include/flashinfer/norm.cuh", "// placeholder\n");
   }
   ~Scratch() { fs::remove_all(root); }
   TaskSpec spec() const { return load_task(root, "qknorm"); }
@@ -164,7 +170,8 @@ TEST(QknormTask, SglangIsLaunchedAsItsRunWouldOnPerHeadCases) {
   const TaskSpec s = scratch.spec();
   const auto cases = expand_cases(s, {}, {}, false);
   const Case& flux = find_case(cases, "flux1 bf16 noacross_heads head_dim=128");
-  ASSERT_EQ(flux.baselines.size(), 1u);
+  ASSERT_EQ(flux.baselines.size(), 3u);  // sglang, flashinfer_qk_rmsnorm, flashinfer_rmsnorm
+  EXPECT_EQ(flux.baselines[0].name, "sglang");
   ASSERT_TRUE(flux.baselines[0].kernel) << flux.baselines[0].absent_reason;
   const KernelInstance& k = *flux.baselines[0].kernel;
   EXPECT_EQ(k.name_expression, "sglang_qknorm<128, __nv_bfloat16>");
@@ -176,6 +183,41 @@ TEST(QknormTask, SglangIsLaunchedAsItsRunWouldOnPerHeadCases) {
   const Case& across = find_case(cases, "flux1 bf16 across_heads head_dim=128");
   EXPECT_FALSE(across.baselines[0].kernel);
   EXPECT_EQ(across.baselines[0].absent_reason, "not applicable to this case (when: !across_heads)");
+}
+
+// FlashInfer's kernels as their launchers would run them, q's launch and k's as the two rows of
+// one grid: QKRMSNorm per head (32 x 4 threads, the persistent grid min(132 SMs x 12, ceil(N H / 4))),
+// RMSNorm across heads (one block per token, 32 x ceil(min(1024, H D / 8) / 32) threads).
+TEST(QknormTask, FlashInferIsLaunchedAsItsLaunchersWould) {
+  Scratch scratch(false, true);
+  const TaskSpec s = scratch.spec();
+  const auto cases = expand_cases(s, {}, {}, false);
+  const auto& qk = find_case(cases, "wan13b-480p fp16 noacross_heads head_dim=128").baselines.at(1);
+  EXPECT_EQ(qk.name, "flashinfer_qk_rmsnorm");
+  ASSERT_TRUE(qk.kernel) << qk.absent_reason;
+  EXPECT_EQ(qk.kernel->name_expression, "flashinfer_qk_rmsnorm<8, __half>");
+  EXPECT_EQ(qk.kernel->grid, (std::array<uint32_t, 3>{132 * 12, 2, 1}));  // 32760 x 12 / 4 heads per block is more
+  EXPECT_EQ(qk.kernel->block, (std::array<uint32_t, 3>{32, 4, 1}));
+  ASSERT_EQ(qk.kernel->args.size(), 10u);
+  EXPECT_EQ(qk.kernel->args[7].i, 36 * 128);  // token stride of the packed qkv
+  EXPECT_EQ(qk.kernel->args[8].i, 128);       // head_dim
+  const auto& ltx = find_case(cases, "ltx-video bf16 noacross_heads head_dim=64").baselines.at(1);
+  ASSERT_TRUE(ltx.kernel) << ltx.absent_reason;
+  EXPECT_EQ(ltx.kernel->name_expression, "flashinfer_qk_rmsnorm<8, __nv_bfloat16>");
+  const auto& rms = find_case(cases, "wan14b-480p bf16 across_heads head_dim=128").baselines.at(2);
+  EXPECT_EQ(rms.name, "flashinfer_rmsnorm");
+  ASSERT_TRUE(rms.kernel) << rms.absent_reason;
+  EXPECT_EQ(rms.kernel->name_expression, "flashinfer_rmsnorm_qk<8, __nv_bfloat16>");
+  EXPECT_EQ(rms.kernel->grid, (std::array<uint32_t, 3>{32760, 2, 1}));
+  EXPECT_EQ(rms.kernel->block, (std::array<uint32_t, 3>{32, 20, 1}));  // 5120 / 8 = 640 threads
+  EXPECT_EQ(rms.kernel->shared_bytes, 20u * 4);
+  const auto& opts = rms.options;
+  EXPECT_NE(std::find(opts.begin(), opts.end(), "-use_fast_math"), opts.end());
+  // Each form has its own column; the other says not applicable.
+  const Case& across = find_case(cases, "flux1 bf16 across_heads head_dim=128");
+  EXPECT_FALSE(across.baselines.at(1).kernel);
+  EXPECT_EQ(across.baselines.at(1).absent_reason, "not applicable to this case (when: !across_heads && Hq == Hk)");
+  EXPECT_FALSE(find_case(cases, "flux1 bf16 noacross_heads head_dim=128").baselines.at(2).kernel);
 }
 
 TEST(QknormTask, SglangNotFetchedIsSaidPerCase) {
@@ -216,10 +258,17 @@ TEST(QknormTask, CompilesForSm90aWithoutSpills) {
   EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
   EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
   const auto rows = compile_rows(r.out);
-  int solutions = 0, baselines = 0;
+  int solutions = 0, baselines = 0, flashinfer = 0;
   for (const auto& row : rows) {
     solutions += row.role == "solution";
     baselines += row.role == "baseline sglang";
+    flashinfer += row.role.rfind("baseline flashinfer", 0) == 0;
+    // QKRMSNorm's persistent grid in task.json assumes 12 blocks of 128 threads per SM: 33 to 40
+    // registers (40 x 128 x 12 <= 65536 < 40 x 128 x 13; 32 would allow 16).
+    if (row.role == "baseline flashinfer_qk_rmsnorm") {
+      EXPECT_GT(row.regs, 32) << row.kernel;
+      EXPECT_LE(row.regs, 40) << row.kernel;
+    }
     EXPECT_EQ(row.spill, 0) << row.role << " " << row.kernel;
     EXPECT_EQ(row.stack, 0) << row.role << " " << row.kernel << ": local memory";
     EXPECT_GT(row.regs, 0) << row.role << " " << row.kernel;
@@ -236,6 +285,11 @@ TEST(QknormTask, CompilesForSm90aWithoutSpills) {
   } else {
     EXPECT_TRUE(testsupport::has(r.out, "baseline sglang: not installed")) << r.out;
   }
+  if (fs::exists(kRoot / "peers/flashinfer-python-0.7.2/include/flashinfer/norm.cuh")) {
+    EXPECT_EQ(flashinfer, 2 * 2) << r.out;  // QKRMSNorm and RMSNorm, VEC 8, bf16 and fp16
+  } else {
+    EXPECT_TRUE(testsupport::has(r.out, "baseline flashinfer_qk_rmsnorm: not installed")) << r.out;
+  }
 }
 
 // Every class of default.json, D = 256 and a narrow across-heads row included, and the broken
@@ -245,13 +299,17 @@ TEST(QknormTask, EveryConfigClassAndTheBrokenCandidateCompile) {
   json doc = testing::read_json(ws / "tasks/qknorm/task.json");
   doc.erase("baselines");
   doc["shapes"] = json::array({{{"name", "d64"}, {"N", 3}, {"Hq", 2}, {"Hk", 2}, {"D", 64}},
+                               {{"name", "d64-wide"}, {"N", 3}, {"Hq", 20}, {"Hk", 20}, {"D", 64}},
+                               {{"name", "d128-narrow"}, {"N", 3}, {"Hq", 4}, {"Hk", 4}, {"D", 128}},
                                {{"name", "d128"}, {"N", 3}, {"Hq", 12}, {"Hk", 12}, {"D", 128}},
-                               {{"name", "d256"}, {"N", 3}, {"Hq", 3}, {"Hk", 1}, {"D", 256}}});
+                               {{"name", "d256"}, {"N", 3}, {"Hq", 3}, {"Hk", 1}, {"D", 256}},
+                               {{"name", "d256-wide"}, {"N", 3}, {"Hq", 8}, {"Hk", 8}, {"D", 256}}});
   testing::write_file(ws / "tasks/qknorm/task.json", doc.dump(2));
   std::set<std::string> hit;
-  for (const auto& c : expand_cases(load_task(ws, "qknorm"), {}, {}, false)) hit.insert(c.config_class);
-  EXPECT_EQ(hit, (std::set<std::string>{"head-dim-64", "head-dim-128", "head-dim-256", "across-heads-narrow",
-                                        "across-heads"}));
+  const TaskSpec classes_spec = load_task(ws, "qknorm");
+  for (const auto& c : expand_cases(classes_spec, {}, {}, false)) hit.insert(c.config_class);
+  EXPECT_EQ(hit, (std::set<std::string>{"head-dim-64-narrow", "head-dim-64", "head-dim-128-narrow", "head-dim-128",
+                                        "head-dim-256-narrow", "head-dim-256"}));
   auto r = testsupport::run_ako("compile task qknorm --arch sm_90a -j 2", ws);
   ASSERT_EQ(r.status, 0) << r.out;
   for (const auto& row : compile_rows(r.out)) {

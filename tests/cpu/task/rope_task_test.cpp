@@ -102,6 +102,9 @@ TEST(RopeTask, BytesCountQAndKTwiceTheCacheAndPositionsOnce) {
   const double n = 333, h = 5, d = 128, r = 64, p = 1000;
   EXPECT_DOUBLE_EQ(find_case(cases, "partial-r64 fp16 neox pos_dtype=i32").bytes,
                    2 * (2 * n * h * d * 2) + p * r * 4 + n * 4);
+  // compare_torch.py sizes the bar by the activation, q [N, H, D]: not N H D R P (every dim)
+  EXPECT_DOUBLE_EQ(find_case(cases, "hunyuan-720p bf16 noneox pos_dtype=i64").elements, N * H * D);
+  EXPECT_DOUBLE_EQ(find_case(cases, "partial-r64 fp16 neox pos_dtype=i32").elements, n * h * d);
 }
 
 // 16-byte chunks (VEC 8) wherever D and the rotated span allow; 4 heads per thread, 2 in NeoX

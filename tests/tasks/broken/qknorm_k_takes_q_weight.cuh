@@ -3,17 +3,19 @@
 // q's weight, the slip of a kernel written for one tensor and reused for two. The norm itself
 // is right (fp32, one rounding) and q comes out exact, so only separate weights in the task's
 // inputs can catch it: the run must call every case incorrect, naming 'k'.
-// The solution's template and launch (grid = ceil_div(rows, BLOCK / GROUP * ROWS), block = BLOCK),
-// so ako launches it in the solution's place; plain code: each warp of a block takes the block's
-// rows in turn.
+// The solution's template and launch (grid = ceil_div(rows, BLOCK / G * R), block = BLOCK, with
+// G, R = GROUP, ROWS per head and AGROUP, AROWS across heads), so ako launches it in the
+// solution's place; plain code: each warp of a block takes the block's rows in turn.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int GROUP, int BLOCK, int ROWS, int CHUNKS>
+template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int BLOCK, int GROUP, int ROWS, int AGROUP, int AROWS,
+          int CHUNKS>
 __global__ void qknorm_kernel(T* q, T* k, const T* q_weight, const T* /*k_weight*/, int N, int Hq, int Hk,
                               long long stride, float eps) {
   const int nq = ACROSS ? 1 : Hq, rows_per_token = ACROSS ? 2 : Hq + Hk;
-  constexpr long long kRowsPerBlock = static_cast<long long>(BLOCK / GROUP) * ROWS;
+  constexpr long long kRowsPerBlock = ACROSS ? static_cast<long long>(BLOCK / AGROUP) * AROWS
+                                             : static_cast<long long>(BLOCK / GROUP) * ROWS;
   const long long total = static_cast<long long>(N) * rows_per_token;
   const long long first = blockIdx.x * kRowsPerBlock;
   const long long end = first + kRowsPerBlock < total ? first + kRowsPerBlock : total;

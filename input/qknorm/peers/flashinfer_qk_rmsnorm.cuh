@@ -1,0 +1,37 @@
+#pragma once
+// Baseline "flashinfer_qk_rmsnorm" of the qknorm task: FlashInfer 0.7.2's QKRMSNormKernel (per
+// head: `flashinfer.norm.qk_rmsnorm`, one tensor [tokens, heads, D] with strides and one weight
+// per launch; context/qknorm.md), from the flashinfer-python wheel's flashinfer/norm.cuh
+// (scripts/fetch-peers.sh puts it in peers/); nothing of FlashInfer is copied here.
+//
+// The engine normalises q and k with two launches of one kernel; ako times one launch per
+// baseline. So the file is included with `__global__` read as `__device__`: FlashInfer's kernel
+// bodies become device functions, and each kernel below runs the two launches as the two rows
+// of its grid (blockIdx.y 0: q with q_weight, 1: k with k_weight), each row the grid FlashInfer's
+// launcher gives that launch (task.json's `let`). The bodies index by blockIdx.x and gridDim.x
+// only, so each row does exactly what its launch would; the one grid spares the second launch's
+// gap, so the column is if anything faster than the engine's pair of launches. In place (input ==
+// output, the q / k views of the packed qkv with its token stride): each thread reads what it
+// later writes, after its whole row is summed, so in place equals FlashInfer's out-of-place call.
+// NVRTC has no push_macro: the macro is restored below to the definition of its builtin header.
+// Quoted includes: ako's JIT cache key follows quoted includes only, so it covers FlashInfer's
+// headers (theirs are quoted too).
+#include "ako_flashinfer_nvrtc.h"
+
+#undef __global__
+#define __global__ __device__
+#include "flashinfer/norm.cuh"
+#undef __global__
+#define __global__ __location__(global)
+
+// Per head (QKRMSNorm's launcher: VEC = gcd(16 / sizeof(T), D), 32 x 4 threads, a persistent grid
+// of min(SMs x blocks per SM, ceil(tokens x heads / 4)) blocks per launch).
+template <uint32_t VEC, typename T>
+__global__ void flashinfer_qk_rmsnorm(T* q, T* k, const T* q_weight, const T* k_weight, int num_tokens, int num_qo_heads,
+                                      int num_kv_heads, long long stride, int head_dim, float eps) {
+  const bool is_k = blockIdx.y == 1;
+  T* x = is_k ? k : q;
+  flashinfer::norm::QKRMSNormKernel<VEC, T>(x, const_cast<T*>(is_k ? k_weight : q_weight), x, head_dim, num_tokens,
+                                            is_k ? num_kv_heads : num_qo_heads, static_cast<uint32_t>(stride),
+                                            head_dim, static_cast<uint32_t>(stride), head_dim, 0.0f, eps);
+}
