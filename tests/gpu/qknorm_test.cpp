@@ -87,17 +87,17 @@ TEST(RunQknorm, OtherGroupSizesAndTailsAreCorrect) {
     std::ofstream out(ws / "tasks/qknorm/task.json");
     out << doc.dump(2);
   }
-  // Pairs of (per-head, across-heads) parameters, each a class of the copy's default.json; all fit
-  // the constraints on the three shapes (rows of 128 and 256; across: 640, 5120 and 768).
-  const std::vector<std::pair<nlohmann::json, nlohmann::json>> pairs = {
-      {{{"GROUP", 8}, {"VEC", 8}, {"ROWS", 1}, {"BLOCK", 64}, {"CHUNKS", 1}}, {{"GROUP", 64}, {"VEC", 8}, {"ROWS", 1}, {"BLOCK", 256}, {"CHUNKS", 10}}},
-      {{{"GROUP", 16}, {"VEC", 4}, {"ROWS", 4}, {"BLOCK", 128}, {"CHUNKS", 1}}, {{"GROUP", 512}, {"VEC", 2}, {"ROWS", 1}, {"BLOCK", 1024}, {"CHUNKS", 5}}},
-      {{{"GROUP", 32}, {"VEC", 2}, {"ROWS", 2}, {"BLOCK", 256}, {"CHUNKS", 1}}, {{"GROUP", 128}, {"VEC", 8}, {"ROWS", 2}, {"BLOCK", 512}, {"CHUNKS", 5}}}};
-  for (const auto& [per_head, across] : pairs) {
-    const nlohmann::json config = {
-        {"schema", "ako.config/1"},
-        {"classes", {{{"name", "per-head"}, {"when", "!across_heads"}, {"params", per_head}},
-                     {{"name", "across"}, {"when", "across_heads"}, {"params", across}}}}};
+  // Three configs, each one class holding both forms' parameters (per head: GROUP, ROWS; across
+  // heads: AGROUP, AROWS, CHUNKS; VEC and BLOCK shared); all fit the constraints on the three
+  // shapes (rows of 128 and 256; across: 640, 5120 and 768): group sizes 8-32 per head and
+  // 64-512 across, 4- and 16-byte vectors, one or two rows, the across tails of 5 and 10 chunks.
+  const std::vector<nlohmann::json> param_sets = {
+      {{"VEC", 8}, {"BLOCK", 64}, {"GROUP", 8}, {"ROWS", 1}, {"AGROUP", 64}, {"AROWS", 1}, {"CHUNKS", 10}},
+      {{"VEC", 2}, {"BLOCK", 1024}, {"GROUP", 16}, {"ROWS", 2}, {"AGROUP", 512}, {"AROWS", 1}, {"CHUNKS", 5}},
+      {{"VEC", 8}, {"BLOCK", 512}, {"GROUP", 32}, {"ROWS", 2}, {"AGROUP", 128}, {"AROWS", 2}, {"CHUNKS", 5}}};
+  for (const auto& params : param_sets) {
+    const nlohmann::json config = {{"schema", "ako.config/1"},
+                                   {"classes", {{{"name", "both-forms"}, {"params", params}}}}};
     {
       std::ofstream out(ws / "solution/qknorm/configs/default.json");
       out << config.dump(2);
