@@ -85,6 +85,16 @@ class VerdictTest(unittest.TestCase):
                 {"family": "a", "count": 1, "engine_us": 10.0, "ako_us": 10.0}]
         self.assertAlmostEqual(verdict.micro_speedups(rows)["a"], 40.0 / 25.0)
 
+    def test_a_microbench_call_that_fell_back_measures_nothing(self):
+        # the wan14b run's qknorm: the microbench's copies were refused by the ported kernel
+        rows = [{"family": "a", "count": 1, "engine_us": 10.0, "ako_us": 10.0,
+                 "ako_impl": "engine torch (ako: the ported kernel refused: q: stride 0 must be ...)"},
+                {"family": "b", "count": 1, "engine_us": 10.0, "ako_us": 5.0, "ako_impl": "ako"}]
+        self.assertEqual(verdict.micro_speedups(rows), {"b": 2.0})
+        r = result({"rmsnorm": 100.0}, {"rmsnorm": 80.0}, {})
+        self.assertEqual(r["families"]["rmsnorm"]["verdict"], "unmeasured")
+        self.assertEqual(verdict.overall(r)[0], "fail")
+
 
 if __name__ == "__main__":
     unittest.main()

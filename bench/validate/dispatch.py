@@ -27,13 +27,25 @@ def signature(args, kw):
     return tuple(one(a) for a in args) + tuple((n, one(v)) for n, v in sorted(kw.items()))
 
 
-def _clone(a):
-    """A copy with the same strides (views of a packed qkv stay views of a copied qkv)."""
-    if not isinstance(a, torch.Tensor):
-        return a
-    base = a._base if a._base is not None else a
-    copy = base.clone()
-    return copy.as_strided(a.shape, a.stride(), a.storage_offset() - base.storage_offset()) if a._base is not None else copy
+def _clone_args(args):
+    """Copies of a call's tensors that keep their layout: tensors sharing a storage (q and k as
+    views of one packed qkv) become views, at the same offsets and strides, of one copy of that
+    storage. (Cloning each view's `_base` apart gave the microbench q and k that were no longer
+    views of one qkv, and the ported qknorm refused them: bench/results/2026-11-25-h200-session6/validate/.)"""
+    copies = {}
+    out = []
+    for a in args:
+        if not isinstance(a, torch.Tensor):
+            out.append(a)
+            continue
+        storage = a.untyped_storage()
+        key = (storage.data_ptr(), a.device)
+        if key not in copies:
+            copy = torch.empty(storage.nbytes(), dtype=torch.uint8, device=a.device)
+            copy.untyped_storage().copy_(storage)
+            copies[key] = copy.untyped_storage()
+        out.append(torch.empty(0, dtype=a.dtype, device=a.device).set_(copies[key], a.storage_offset(), a.size(), a.stride()))
+    return out
 
 
 class Dispatch:
@@ -57,7 +69,7 @@ class Dispatch:
             rec = self.records.get(sig)
             if rec is None:
                 rec = self.records[sig] = {"family": family, "site": site_kind(site), "count": 0,
-                                           "args": [_clone(a) for a in args], "kw": dict(kw)}
+                                           "args": _clone_args(args), "kw": dict(kw)}
             rec["count"] += 1
         if self.marking:
             self.mark(family)

@@ -21,11 +21,13 @@ def _ratio(a, b):
 
 def micro_speedups(micro):
     """family -> engine / ako over the microbench rows, each distinct call weighted by how often
-    the step makes it."""
+    the step makes it; rows where ako's call fell back (ako_impl not "ako") are left out, so a
+    family with no ported call measured has no microbench speedup (verdict "unmeasured")."""
     tot = {}
     for r in micro:
         e, a = r.get("engine_us"), r.get("ako_us")
-        if e is None or a is None:
+        # a row whose ako call fell back to the engine measured nothing of ako's
+        if e is None or a is None or r.get("ako_impl", "ako") != "ako":
             continue
         t = tot.setdefault(r["family"], [0.0, 0.0])
         t[0] += r["count"] * e
