@@ -11,8 +11,10 @@
 // holds one head, EPL consecutive elements per lane (EPL = 8: one 16-byte access), and takes
 // HPG heads of the flattened (token, q heads then k heads) order one after the other, all HPG
 // heads loaded before the first is reduced (HPG independent loads in flight per lane); the
-// cos/sin slice of their token is loaded once (PREFETCH = 1: with the heads; 0: when the first
-// head's reduction is done) and reused from registers.
+// cos/sin slice of their token is loaded once, right after them, and reused from registers.
+// PREFETCH no longer changes the code: both values issue the slice at the same point (it chose
+// the slice's timing before the slice was shared per group; ITERATIONS.md, qknorm_rope iteration
+// 1). It stays a parameter only because the H200 config and the gate baseline name it.
 // - the sum of squares is a butterfly of shuffles inside the group;
 // - interleaved pairs lie inside a lane; NeoX partners are the lane (R / 2) / EPL away, one
 //   shuffle per element;
