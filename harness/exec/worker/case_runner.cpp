@@ -38,6 +38,13 @@ std::string fault_words(const std::string& fault) {
   return "CUDA error";
 }
 
+// A failed result whose fault is the reference's or the oracle's is that kernel's (the case skipped).
+void blame_by_role(CaseResult& r, const std::string& kind, const std::string& role, const std::string& fault,
+                   const std::string& what) {
+  if (charged_to_reference(kind, role)) blame_reference(r, fault, what);
+  if (charged_to_oracle(role)) blame_oracle(r, kind, fault, what);
+}
+
 }  // namespace
 
 CaseRunner::CaseRunner(const CudaSession& cuda, ModuleCache& modules, verify::SupportKernels& support,
@@ -66,8 +73,7 @@ void CaseRunner::on_launch_timeout(const std::string& what, double limit_s, cons
   r.verdict = Verdict::failed;
   r.fault = "timeout";
   r.reason = reason;
-  if (current_ && charged_to_reference(current_->kind, role)) blame_reference(r, r.fault, r.reason);
-  if (current_ && charged_to_oracle(role)) blame_oracle(r, current_->kind, r.fault, r.reason);
+  if (current_) blame_by_role(r, current_->kind, role, r.fault, r.reason);
   events_.result(r);
   // The kernel cannot be stopped from here; ending the process destroys its context.
   std::_Exit(kExitStickyFault);
@@ -105,8 +111,7 @@ CaseOutcome CaseRunner::run_once(const CaseJob& job) {
       out.result.verdict = Verdict::failed;
       out.result.fault = f.fault;
       out.result.reason = what;
-      if (charged_to_reference(job.kind, f.role)) blame_reference(out.result, f.fault, what);
-      if (charged_to_oracle(f.role)) blame_oracle(out.result, job.kind, f.fault, what);
+      blame_by_role(out.result, job.kind, f.role, f.fault, what);
     }
   } catch (const cuda::CudaFault& f) {
     out.result.verdict = Verdict::failed;
