@@ -66,6 +66,10 @@ ScratchFolder::~ScratchFolder() {
   fs::remove(dir_, ec);   // only when empty
 }
 
+fs::path scratch_path(const std::string& command) {
+  return fs::temp_directory_path() / fmt::format("ako-{}-{}", command, ::getpid());
+}
+
 bool is_scratch_name(const std::string& name) {
   static const std::regex pattern(R"(ako-(run|tune|iterate|sanitize)-[0-9]+(\.swept)?)");
   return std::regex_match(name, pattern);

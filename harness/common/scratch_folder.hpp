@@ -35,6 +35,10 @@ class ScratchFolder {
   int fd_ = -1;   // the mark, flock'ed
 };
 
+// This process's scratch folder for `command` (run, tune, iterate, sanitize): $TMPDIR/ako-<command>-<pid>,
+// the name is_scratch_name knows.
+std::filesystem::path scratch_path(const std::string& command);
+
 // Whether `name` is a scratch folder's: ako-run-N, ako-tune-N, ako-iterate-N, ako-sanitize-N
 // (and the same with ".swept", a sweep's own name for one it is removing).
 bool is_scratch_name(const std::string& name);

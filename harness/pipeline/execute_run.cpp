@@ -205,7 +205,7 @@ constexpr std::chrono::milliseconds kWorkerReportTimeout{30000};
 // exists; a run that stops before the GPU (compile error, refusal, no GPU) kills it unused.
 void start_worker_early(RunWorker& w, double case_timeout_s, PhaseClock& clock) {
   w.copt.case_timeout_s = case_timeout_s;
-  w.copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-run-{}", ::getpid());
+  w.copt.scratch_dir = scratch_path("run");
   w.scratch.path = w.copt.scratch_dir;
   try {
     w.scratch.mark.emplace(w.scratch.path);
@@ -260,7 +260,7 @@ void sanitize_failures(RunResult& result, const exec::WorkerJob& job, const fs::
                        double case_timeout_s, const std::vector<task::Case>& cases, ProgressSink& progress) {
   exec::SanitizeOptions so;
   so.worker_exe = worker_exe;
-  so.out_dir = fs::temp_directory_path() / fmt::format("ako-sanitize-{}", ::getpid());
+  so.out_dir = scratch_path("sanitize");
   so.launch_limit_s = std::max(120.0, 10 * case_timeout_s);
   // Marked while the tools run; the reports stay (the cases name them), unmarked, never swept.
   std::optional<ScratchFolder> mark;

@@ -220,7 +220,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     exec::ClientOptions copt;
     if (!opt_.run_worker) copt.worker_exe = worker_executable();
     copt.case_timeout_s = opt_.case_timeout_s;
-    copt.scratch_dir = fs::temp_directory_path() / fmt::format("ako-tune-{}", ::getpid());
+    copt.scratch_dir = scratch_path("tune");
     const ScratchFolder scratch(copt.scratch_dir);   // marked as this process's (common/scratch_folder.hpp)
     const int total = static_cast<int>(job.cases.size());
     exec::ClientCallbacks cb;

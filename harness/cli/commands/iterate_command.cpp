@@ -455,7 +455,7 @@ int iterate_command(const IterateOptions& opt) {
   if (opt.restore_best)
     if (const auto refused = restore_best(c, root, paths, *s.summary, restored)) return *refused;
 
-  const fs::path scratch = fs::temp_directory_path() / fmt::format("ako-iterate-{}", ::getpid());
+  const fs::path scratch = scratch_path("iterate");
   const ScratchFolder scratch_mark(scratch);   // common/scratch_folder.hpp
   const Judged j = run_and_judge(c, root, paths, s, restored, recorded, progress, scratch);
   if (const auto why = unmeasured_overwrite(s.log, task, s.iter, j.now))
