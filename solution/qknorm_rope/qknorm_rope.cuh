@@ -12,8 +12,8 @@
 // HPG heads of the flattened (token, q heads then k heads) order one after the other, all HPG
 // heads loaded before the first is reduced (HPG independent loads in flight per lane); the
 // cos/sin slice of their token is loaded once, right after them, and reused from registers.
-// PREFETCH no longer changes the code: both values issue the slice at the same point (it chose
-// the slice's timing before the slice was shared per group; ITERATIONS.md, qknorm_rope iteration
+// PREFETCH is ignored: it chose the slice's timing before the slice was shared per group, and
+// after that both its values issued it at the same point (ITERATIONS.md, qknorm_rope iteration
 // 1). It stays a parameter only because the H200 config and the gate baseline name it.
 // - the sum of squares is a butterfly of shuffles inside the group;
 // - interleaved pairs lie inside a lane; NeoX partners are the lane (R / 2) / EPL away, one
@@ -214,12 +214,9 @@ __global__ void __launch_bounds__(BLOCK, qknorm_rope_detail::min_blocks(BLOCK, R
   float cs[2 * CS];
   const bool live = rotated && first < heads;
   if (__all_sync(0xffffffffu, HPG == 1 || tok[HPG - 1] == tok[0])) {
-    if (PREFETCH && live) load_cs(tok[0], cs);
+    if (live) load_cs(tok[0], cs);
 #pragma unroll
-    for (int j = 0; j < HPG; ++j) {
-      if (!PREFETCH && j == 0 && live) load_cs(tok[0], cs);
-      finish(j, cs);
-    }
+    for (int j = 0; j < HPG; ++j) finish(j, cs);
   } else {
 #pragma unroll
     for (int j = 0; j < HPG; ++j) {
