@@ -28,13 +28,18 @@ struct BaselineDevice {
   double copy_bandwidth_gbs = 0;
 };
 
-// The part of TimingStats a comparison needs.
+// The part of TimingStats a comparison needs. The centre is the IQM (TimingStats::iqm_us);
+// an entry written before the IQM has none (iqm_us 0) and is compared on its median.
 struct BaselineTiming {
   double median_us = 0;
-  double ci_rel = 0;                // half-width of the median's 95% CI / median
+  double ci_rel = 0;                // half-width of the IQM's 95% CI / IQM (the median's, before the IQM)
   int samples = 0;
   std::string method;               // "cupti" or "events": times of different methods are not compared
   bool cold_l2 = true;              // L2 flushed per sample: cold and hot times are not compared
+  double iqm_us = 0;                // 0: timed before the IQM (no "iqm_us" in the file)
+
+  bool before_iqm() const { return iqm_us <= 0; }
+  double centre_us() const { return before_iqm() ? median_us : iqm_us; }
 };
 
 struct BaselineCase {
@@ -80,6 +85,9 @@ struct Baseline {
 
   bool has_timings() const { return device.has_value(); }
 };
+
+// True when some solution timing of the entry has no IQM (written before ako timed with it).
+bool timed_before_iqm(const Baseline& b);
 
 // The whole file: entries by device name (the CUDA name the timings were measured on). An entry
 // without a device (budgets only) may be keyed by any device name whose config it budgets, or

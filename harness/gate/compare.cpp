@@ -11,11 +11,12 @@ namespace ako::gate {
 
 namespace {
 
-TimingStats as_stats(const BaselineTiming& t) {
+// A centre and its relative CI as within_noise reads them.
+TimingStats as_stats(double centre_us, double ci_rel, int samples) {
   TimingStats s;
-  s.median_us = t.median_us;
-  s.ci_rel = t.ci_rel;
-  s.samples = t.samples;
+  s.iqm_us = centre_us;
+  s.ci_rel = ci_rel;
+  s.samples = samples;
   return s;
 }
 
@@ -23,14 +24,19 @@ TimingStats as_stats(const BaselineTiming& t) {
 
 TimingComparison compare_timing(const BaselineTiming& base, const TimingStats& now, double threshold_pct) {
   TimingComparison c;
-  c.change_pct = (now.median_us / base.median_us - 1.0) * 100.0;
-  c.noise_pct = (base.ci_rel * base.median_us + now.ci_rel * now.median_us) / base.median_us * 100.0;
-  const bool beyond_noise = !measure::within_noise(as_stats(base), now);
+  const bool medians = base.before_iqm();
+  c.base_us = base.centre_us();
+  c.now_us = medians ? now.median_us : now.iqm_us;
+  const double now_ci = medians ? now.median_ci_rel : now.ci_rel;
+  c.change_pct = (c.now_us / c.base_us - 1.0) * 100.0;
+  c.noise_pct = (base.ci_rel * c.base_us + now_ci * c.now_us) / c.base_us * 100.0;
+  const bool beyond_noise =
+      !measure::within_noise(as_stats(c.base_us, base.ci_rel, base.samples), as_stats(c.now_us, now_ci, now.samples));
   const bool beyond_threshold = std::abs(c.change_pct) > threshold_pct;
   const char* direction = c.change_pct > 0 ? "slower" : "faster";
-  const std::string numbers = fmt::format("{:.2f} -> {:.2f} us, {:.1f}% {} (threshold {:.1f}%, noise ±{:.1f}%)",
-                                          base.median_us, now.median_us, std::abs(c.change_pct), direction,
-                                          threshold_pct, c.noise_pct);
+  const std::string numbers = fmt::format("{:.2f} -> {:.2f} us{}, {:.1f}% {} (threshold {:.1f}%, noise ±{:.1f}%)",
+                                          c.base_us, c.now_us, medians ? " (medians)" : "", std::abs(c.change_pct),
+                                          direction, threshold_pct, c.noise_pct);
   if (beyond_threshold && beyond_noise) {
     c.status = c.change_pct > 0 ? CheckStatus::fail : CheckStatus::improved;
     c.detail = (c.change_pct > 0 ? "regression: " : "improvement: ") + numbers;

@@ -8,15 +8,18 @@ namespace ako::gate {
 
 struct TimingComparison {
   CheckStatus status = CheckStatus::pass;
+  double base_us = 0, now_us = 0;  // the centres compared: IQMs, or medians for an entry timed before the IQM
   double change_pct = 0;   // (now / base - 1) * 100: positive is slower
-  double noise_pct = 0;    // both runs' CI half-widths together, relative to the baseline median
+  double noise_pct = 0;    // both runs' CI half-widths together, relative to the baseline's centre
   std::string detail;
 };
 
 // A slowdown fails only when it is larger than the threshold AND larger than the noise measured
-// in both runs (the medians' 95% CIs do not overlap): a threshold alone fails on noise, noise
-// alone fails on real but negligible changes. A large change inside the noise is a warning
-// (re-run to settle it); a speed-up beyond both is reported as improved.
+// in both runs (the 95% CIs do not overlap): a threshold alone fails on noise, noise alone fails
+// on real but negligible changes. A large change inside the noise is a warning (re-run to settle
+// it); a speed-up beyond both is reported as improved. The centres are the IQMs; a baseline
+// timed before the IQM (base.before_iqm()) is compared with the run's median and its CI, like
+// with like.
 TimingComparison compare_timing(const BaselineTiming& base, const TimingStats& now, double threshold_pct);
 
 // Resources against a budget: registers, shared memory, spills and stack over budget fail; a

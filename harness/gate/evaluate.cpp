@@ -146,8 +146,8 @@ void check_timing(Builder& out, const TaskOutcome& o, const Baseline& b, const B
     } else {
       const TimingComparison t = compare_timing(*bc.solution, *c.solution_time, threshold);
       Check& ch = out.check(CheckKind::timing, key, t.status, t.detail);
-      ch.base_us = bc.solution->median_us;
-      ch.new_us = c.solution_time->median_us;
+      ch.base_us = t.base_us;
+      ch.new_us = t.now_us;
       ch.change_pct = t.change_pct;
       ch.noise_pct = t.noise_pct;
       ch.threshold_pct = threshold;
@@ -276,6 +276,11 @@ GateReport evaluate_gate(const std::vector<TaskOutcome>& outcomes, const Baselin
       baseline->device->driver_version != gpu_run->result.device.driver_version)
     report.notes.push_back(fmt::format("driver {} here, {} in the baseline: timings compared anyway",
                                        gpu_run->result.device.driver_version, baseline->device->driver_version));
+  if (baseline && baseline->has_timings() && gpu_run && gpu_run->result.device.name == baseline->device->name &&
+      timed_before_iqm(*baseline))
+    report.notes.push_back(fmt::format("entry {}: timed before the IQM, its medians compared (with this run's medians; "
+                                       "`ako gate --update-baseline` records IQMs)",
+                                       baseline->device->name));
 
   if (baseline && !options.nvrtc_version.empty() && !baseline->nvrtc_version.empty() &&
       baseline->nvrtc_version != options.nvrtc_version)

@@ -111,7 +111,7 @@ std::string render_markdown(const GateReport& r) {
   for (const auto& c : r.checks) {
     if (c.kind != CheckKind::timing || c.status == CheckStatus::skipped) continue;
     if (!header) {
-      s += "\n### Timing (solution median)\n\n| task | case | base µs | now µs | change | noise | status |\n"
+      s += "\n### Timing (solution IQM)\n\n| task | case | base µs | now µs | change | noise | status |\n"
            "| --- | --- | ---: | ---: | ---: | ---: | --- |\n";
       header = true;
     }

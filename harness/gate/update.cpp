@@ -10,7 +10,18 @@ namespace {
 
 std::optional<BaselineTiming> timing_of(const std::optional<TimingStats>& t) {
   if (!t || t->samples == 0) return std::nullopt;
-  return BaselineTiming{t->median_us, t->ci_rel, t->samples, t->method, t->cold_l2};
+  BaselineTiming b;
+  b.median_us = t->median_us;
+  b.samples = t->samples;
+  b.method = t->method;
+  b.cold_l2 = t->cold_l2;
+  if (t->centre_is_median) {
+    b.ci_rel = t->median_ci_rel;  // a result from before the IQM: recorded as it was timed
+  } else {
+    b.iqm_us = t->iqm_us;
+    b.ci_rel = t->ci_rel;
+  }
+  return b;
 }
 
 std::map<std::string, std::map<std::string, BaselineKernel>> kernels_of(const RunResult& r) {

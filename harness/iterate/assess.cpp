@@ -8,7 +8,7 @@ Assessment assess(const RunResult& now, int iter, const std::string& title, cons
   const bool is_baseline = h.summary == nullptr;
   a.status = classify(now, is_baseline ? nullptr : h.best);
   const bool measured = (a.status != Status::failed && a.status != Status::incorrect) && now.summary.runtime_us > 0;
-  if (measured) a.median_us = now.summary.runtime_us;
+  if (measured) a.runtime_us = now.summary.runtime_us;
   if (measured && is_baseline) a.speedup_vs_baseline = 1.0;
   if (measured && !is_baseline && h.baseline) {
     const RunComparison c = compare_runs(now, *h.baseline);
@@ -24,7 +24,7 @@ Assessment assess(const RunResult& now, int iter, const std::string& title, cons
   a.record.title = title;
   a.record.status = status_name(a.status);
   a.record.speedup_vs_baseline = a.speedup_vs_baseline;
-  a.record.median_us = a.median_us;
+  a.record.runtime_us = a.runtime_us;
   a.record.gain_vs_best_pct = a.gain_vs_best_pct;
   a.record.hypothesis = hypothesis;
 

@@ -21,7 +21,7 @@ struct Assessment {
   Status status = Status::failed;
   std::optional<double> speedup_vs_baseline;  // baseline total / this total over common cases
   std::optional<double> gain_vs_best_pct;     // (best total / this total - 1) * 100; null: failed/incorrect/baseline
-  std::optional<double> median_us;            // the run's sum of solution medians; null when none
+  std::optional<double> runtime_us;           // the run's sum of solution IQMs; null when none
   int best_after = 0;                         // an improved iteration becomes the best
   IterationRecord record;                     // for summary.json (commit filled in later)
   StallCheck stall;                           // over the history plus this iteration

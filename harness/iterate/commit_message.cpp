@@ -49,7 +49,7 @@ std::string commit_message(const CommitFacts& f) {
   key("status", f.status);
   key("speedup_vs_baseline", number(f.speedup_vs_baseline, "{:.4f}"));
   key("speedup_vs_reference", number(f.speedup_vs_reference, "{:.4f}"));
-  key("median_us", number(f.median_us, "{:.2f}"));
+  key("runtime_us", number(f.runtime_us, "{:.2f}"));
   key("best", std::to_string(f.best));
   key("cases", f.cases);
   key("ncu", f.ncu.empty() ? "not profiled" : f.ncu);

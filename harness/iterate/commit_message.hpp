@@ -18,7 +18,7 @@ struct CommitFacts {
   std::string gpu;                         // device name, "none" when nothing ran on a GPU
   std::string correctness;                 // correct / incorrect / failed
   std::string status;                      // baseline / improved / ...
-  std::optional<double> speedup_vs_baseline, speedup_vs_reference, median_us;
+  std::optional<double> speedup_vs_baseline, speedup_vs_reference, runtime_us;
   int best = 0;                            // the best iteration after this one
   std::string cases;                       // "40 correct, 0 incorrect, 0 failed, 0 skipped"
   std::string ncu;                         // one line: what the profile found, or why there is none
@@ -27,7 +27,7 @@ struct CommitFacts {
 
 // "[baseline] T", "[iter N] T" or "[final] Restore iter-K (1.23x vs baseline)"; then a blank
 // line and the keys task, iter, gpu, correctness, status, speedup_vs_baseline,
-// speedup_vs_reference, median_us, best, cases, ncu, hypothesis (null for what was not measured).
+// speedup_vs_reference, runtime_us, best, cases, ncu, hypothesis (null for what was not measured).
 std::string commit_message(const CommitFacts& facts);
 
 struct CommitKeys {

@@ -14,11 +14,11 @@ bool timed(const CaseResult& c) {
   return c.kind == "compare" && c.verdict == Verdict::correct && c.solution_time && c.solution_time->samples > 0;
 }
 
-std::map<std::string, double> medians(const RunResult* r) {
+std::map<std::string, double> solution_iqms(const RunResult* r) {
   std::map<std::string, double> m;
   if (r)
     for (const auto& c : r->cases)
-      if (timed(c)) m[gate::case_key(c)] = c.solution_time->median_us;
+      if (timed(c)) m[gate::case_key(c)] = c.solution_time->iqm_us;
   return m;
 }
 
@@ -67,7 +67,7 @@ std::string bench_markdown(const RunResult& now, const BenchContext& ctx) {
                               now.options.value("trials", 0), hot ? "hot" : "flushed before every sample",
                               now.summary.compiled ? "yes" : "no", case_counts(now), correctness_word(now));
   if (now.summary.runtime_us > 0)
-    s += fmt::format(" Runtime: {:.2f} us (sum of the solution's medians). Speedup vs reference: {:.3f}x (geomean "
+    s += fmt::format(" Runtime: {:.2f} us (sum of the solution's IQMs). Speedup vs reference: {:.3f}x (geomean "
                      "{:.3f}x).",
                      now.summary.runtime_us, now.summary.speedup, now.summary.geomean_speedup);
   s += "\n";
@@ -77,8 +77,8 @@ std::string bench_markdown(const RunResult& now, const BenchContext& ctx) {
   for (const auto& n : ctx.notes) s += "\n- " + shorten(n, 300);
   if (!ctx.notes.empty()) s += "\n";
 
-  const auto base = medians(ctx.baseline);
-  s += "\n| case | verdict | mean us | min ~ max us | median us | vs ref | vs baseline | % copy |\n"
+  const auto base = solution_iqms(ctx.baseline);
+  s += "\n| case | verdict | mean us | min ~ max us | IQM us | vs ref | vs baseline | % copy |\n"
        "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   int checks = 0, checks_ok = 0;
   for (const auto& c : now.cases) {
@@ -96,8 +96,8 @@ std::string bench_markdown(const RunResult& now, const BenchContext& ctx) {
     const TimingStats& t = *c.solution_time;
     const auto b = base.find(key);
     s += fmt::format("| {} | correct | {:.2f} | {:.2f} ~ {:.2f} | {:.2f} | {} | {} | {} |\n", key, t.mean_us, t.min_us,
-                     t.max_us, t.median_us, c.speedup > 0 ? fmt::format("{:.2f}x", c.speedup) : "-",
-                     b != base.end() ? fmt::format("{:.3f}x", b->second / t.median_us) : "-",
+                     t.max_us, t.iqm_us, c.speedup > 0 ? fmt::format("{:.2f}x", c.speedup) : "-",
+                     b != base.end() ? fmt::format("{:.3f}x", b->second / t.iqm_us) : "-",
                      c.pct_copy_bw > 0 ? fmt::format("{:.1f}", c.pct_copy_bw) : "-");
   }
   if (checks) s += fmt::format("\nReference checks against the fp64 oracle: {}/{} correct.\n", checks_ok, checks);

@@ -93,7 +93,7 @@ int parse_iter(const std::string& word, const std::string& where) {
 std::string default_preamble() {
   return "The AKO log, written by `ako iterate`: one section per task, one entry per iteration, newest\n"
          "last. Speedup is the solution against the reference kernel (`input/`) summed over the correct\n"
-         "timed cases; Runtime is the sum of the solution's medians. Fill in **Analysis** and **Next**\n"
+         "timed cases; Runtime is the sum of the solution's IQMs. Fill in **Analysis** and **Next**\n"
          "after each iteration: `ako iterate` refuses to start the next one while Analysis is empty.";
 }
 

@@ -65,11 +65,11 @@ RunComparison compare_runs(const RunResult& now, const RunResult& then, double f
     if (it == b.end()) continue;
     const TimingStats& t_then = *it->second;
     ++c.common_cases;
-    c.now_us += t_now->median_us;
-    c.then_us += t_then.median_us;
-    c.noise_us += std::max(t_now->ci_rel, floor_rel) * t_now->median_us + std::max(t_then.ci_rel, floor_rel) * t_then.median_us;
+    c.now_us += t_now->iqm_us;
+    c.then_us += t_then.iqm_us;
+    c.noise_us += std::max(t_now->ci_rel, floor_rel) * t_now->iqm_us + std::max(t_then.ci_rel, floor_rel) * t_then.iqm_us;
     if (measure::within_noise(*t_now, t_then, floor_rel)) ++c.same;
-    else if (t_now->median_us < t_then.median_us) ++c.faster;
+    else if (t_now->iqm_us < t_then.iqm_us) ++c.faster;
     else ++c.slower;
   }
   return c;

@@ -20,8 +20,8 @@ inline constexpr double kNoiseFloorRel = 0.01;
 // The two runs over the cases both timed with a correct solution (matched by case key).
 struct RunComparison {
   int common_cases = 0;
-  double now_us = 0, then_us = 0;  // sums of the solution medians over the common cases
-  double noise_us = 0;             // both runs' median CI half-widths (at least the floor) summed
+  double now_us = 0, then_us = 0;  // sums of the solution IQMs over the common cases
+  double noise_us = 0;             // both runs' IQM CI half-widths (at least the floor) summed
   int faster = 0, slower = 0, same = 0;  // per case, each against its own noise
   double speedup() const { return now_us > 0 ? then_us / now_us : 0; }  // > 1: now is faster
   bool within_noise() const;

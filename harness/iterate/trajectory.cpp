@@ -27,7 +27,7 @@ nlohmann::json to_json(const TrajectorySummary& s) {
                       {"title", r.title},
                       {"status", r.status},
                       {"speedup_vs_baseline", opt(r.speedup_vs_baseline)},
-                      {"median_us", opt(r.median_us)},
+                      {"runtime_us", opt(r.runtime_us)},
                       {"gain_vs_best_pct", opt(r.gain_vs_best_pct)},
                       {"hypothesis", r.hypothesis},
                       {"profiled", r.profiled}};
@@ -50,7 +50,8 @@ TrajectorySummary trajectory_summary_from_json(const nlohmann::json& j, const st
       r.title = it.value("title", "");
       r.status = it.value("status", "");
       r.speedup_vs_baseline = read_opt<double>(it, "speedup_vs_baseline");
-      r.median_us = read_opt<double>(it, "median_us");
+      // "median_us" in summaries written before the IQM: the sum of the medians then.
+      r.runtime_us = it.contains("runtime_us") ? read_opt<double>(it, "runtime_us") : read_opt<double>(it, "median_us");
       r.commit = read_opt<std::string>(it, "commit");
       r.gain_vs_best_pct = read_opt<double>(it, "gain_vs_best_pct");
       r.hypothesis = it.value("hypothesis", "");

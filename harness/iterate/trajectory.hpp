@@ -15,7 +15,7 @@ struct IterationRecord {
   std::string title;
   std::string status;                     // status_name()
   std::optional<double> speedup_vs_baseline;  // baseline total / this total over common cases; null: not measured
-  std::optional<double> median_us;        // sum of the solution's medians over the correct timed cases
+  std::optional<double> runtime_us;       // sum of the solution's IQMs over the correct timed cases
   std::optional<std::string> commit;      // absent only for the newest: a commit cannot name itself
   std::optional<double> gain_vs_best_pct; // over the best before it (stall rule); null for the baseline
   std::string hypothesis;

@@ -38,7 +38,7 @@ struct RunOptions {
   int trials = 0;                        // 0: the task's
   double case_timeout_s = 60;
   double max_time_s = 0.25;              // timing budget per kernel and case
-  double target_ci_rel = 0.005;          // stop sampling once the median's 95% CI half-width / median is under this
+  double target_ci_rel = 0.005;          // stop sampling once the IQM's 95% CI half-width / IQM is under this
   bool no_time = false;
   bool no_cupti = false;
   bool remeasure_bandwidth = false;

@@ -54,7 +54,7 @@ const CaseResult* hottest_case(const RunResult& r) {
   const CaseResult* hot = nullptr;
   for (const auto& c : r.cases)
     if (c.kind == "compare" && c.verdict == Verdict::correct && c.solution_time && c.solution_time->samples > 0 &&
-        (!hot || c.solution_time->median_us > hot->solution_time->median_us))
+        (!hot || c.solution_time->iqm_us > hot->solution_time->iqm_us))
       hot = &c;
   return hot;
 }

@@ -25,7 +25,7 @@ struct ProfileRun {
   std::filesystem::path report, csv;    // in `scratch`; iterate moves them into the trajectory
 };
 
-// The correct timed compare case with the largest solution median; nullptr when none.
+// The correct timed compare case with the largest solution IQM; nullptr when none.
 const CaseResult* hottest_case(const RunResult& result);
 
 ProfileRun profile_hottest_case(const std::filesystem::path& root, const RunResult& result,

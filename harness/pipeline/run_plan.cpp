@@ -327,25 +327,25 @@ void mark_baseline_compile_errors(std::vector<CaseResult>& cases, const BuiltKer
 }
 
 void derive_rates(CaseResult& r, double copy_bandwidth_gbs) {
-  const double solution_us = r.solution_time ? r.solution_time->median_us : 0;
+  const double solution_us = r.solution_time ? r.solution_time->iqm_us : 0;
   for (auto& b : r.baselines) {
-    if (!b.time || b.time->median_us <= 0) continue;
-    b.gbps = r.bytes / (b.time->median_us * 1e-6) / 1e9;
+    if (!b.time || b.time->iqm_us <= 0) continue;
+    b.gbps = r.bytes / (b.time->iqm_us * 1e-6) / 1e9;
     if (copy_bandwidth_gbs > 0) b.pct_copy_bw = 100.0 * b.gbps / copy_bandwidth_gbs;
-    if (solution_us > 0) b.speedup = b.time->median_us / solution_us;
+    if (solution_us > 0) b.speedup = b.time->iqm_us / solution_us;
   }
-  if (r.solution_time && r.solution_time->median_us > 0) {
-    r.gbps = r.bytes / (r.solution_time->median_us * 1e-6) / 1e9;
+  if (r.solution_time && r.solution_time->iqm_us > 0) {
+    r.gbps = r.bytes / (r.solution_time->iqm_us * 1e-6) / 1e9;
     if (copy_bandwidth_gbs > 0) r.pct_copy_bw = 100.0 * r.gbps / copy_bandwidth_gbs;
-    if (r.reference_time && r.reference_time->median_us > 0)
-      r.speedup = r.reference_time->median_us / r.solution_time->median_us;
+    if (r.reference_time && r.reference_time->iqm_us > 0)
+      r.speedup = r.reference_time->iqm_us / r.solution_time->iqm_us;
   }
 }
 
 bool refuse_implausible(CaseResult& r, double copy_bandwidth_gbs, double max_fraction) {
   if (r.verdict != Verdict::correct || !r.solution_time || !r.solution_time->cold_l2) return false;
-  if (copy_bandwidth_gbs <= 0 || r.bytes <= 0 || r.solution_time->median_us <= 0) return false;
-  const double gbps = r.bytes / (r.solution_time->median_us * 1e-6) / 1e9;
+  if (copy_bandwidth_gbs <= 0 || r.bytes <= 0 || r.solution_time->iqm_us <= 0) return false;
+  const double gbps = r.bytes / (r.solution_time->iqm_us * 1e-6) / 1e9;
   if (gbps <= max_fraction * copy_bandwidth_gbs) return false;
   r.verdict = Verdict::failed;
   r.fault = "implausible";
@@ -353,7 +353,7 @@ bool refuse_implausible(CaseResult& r, double copy_bandwidth_gbs, double max_fra
       "implausible: {:.0f} GB/s for the {:.2f} MB this case must move in {:.2f} us is {:.0f}% of the "
       "measured copy bandwidth {:.0f} GB/s (limit {:.0f}%, cold L2): the kernel cannot have read its "
       "inputs and written its outputs",
-      gbps, r.bytes / 1e6, r.solution_time->median_us, 100.0 * gbps / copy_bandwidth_gbs, copy_bandwidth_gbs,
+      gbps, r.bytes / 1e6, r.solution_time->iqm_us, 100.0 * gbps / copy_bandwidth_gbs, copy_bandwidth_gbs,
       100.0 * max_fraction);
   r.speedup = 0;
   return true;

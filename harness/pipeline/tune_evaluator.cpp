@@ -80,7 +80,7 @@ BatchJob batch_job(const GpuBatch& batch, const GpuEvaluatorOptions& opt,
   return out;
 }
 
-// One record per (variant, shape): the worst verdict and the sum of the solution medians over
+// One record per (variant, shape): the worst verdict and the sum of the solution IQMs over
 // the variant's cases of that shape.
 search::DbRecord shape_record(const Variant& v, const task::ShapeSpec* s, const std::vector<CaseResult>& results,
                               const search::ReferenceTimes& references) {
@@ -100,18 +100,18 @@ search::DbRecord shape_record(const Variant& v, const task::ShapeSpec* s, const 
     const CaseResult& r = results[c];
     search::DbCase dc{v.cases[c].label(), verdict_name(r.verdict), 0, 0, 0};
     if (r.solution_time) {
-      dc.median_us = r.solution_time->median_us;
+      dc.time_us = r.solution_time->iqm_us;
       dc.ci_rel = r.solution_time->ci_rel;
     }
-    dc.reference_us = references.median_us(dc.label).value_or(0);
+    dc.reference_us = references.time_us(dc.label).value_or(0);
     reference_known = reference_known && dc.reference_us > 0;
     verdict = worst_verdict(verdict, dc.verdict);
     if (dc.verdict != "correct" && rec.reason.empty()) rec.reason = dc.label + ": " + r.reason;
-    if (dc.verdict == "correct" && dc.median_us <= 0) {
+    if (dc.verdict == "correct" && dc.time_us <= 0) {
       verdict = worst_verdict(verdict, "skipped");
       if (rec.reason.empty()) rec.reason = dc.label + ": not timed";
     }
-    rec.median_us += dc.median_us;
+    rec.time_us += dc.time_us;
     rec.reference_us += dc.reference_us;
     rec.ci_rel = std::max(rec.ci_rel, dc.ci_rel);
     rec.cases.push_back(std::move(dc));
@@ -244,10 +244,10 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
         settle_case(results[vi][ci], r, copy_bandwidth_gbs);
         if (job.cases[r.index].time_reference)
           references.settle(job.cases[r.index].label,
-                            r.reference_time ? std::optional<double>(r.reference_time->median_us) : std::nullopt);
+                            r.reference_time ? std::optional<double>(r.reference_time->iqm_us) : std::nullopt);
       }
     for (const auto& label : bj.claimed)  // a case the worker never reported
-      if (!references.median_us(label)) references.settle(label, std::nullopt);
+      if (!references.time_us(label)) references.settle(label, std::nullopt);
     cases_run += run.results.size();
     if (!run.fatal.empty() && run.results.empty()) throw Error("the worker could not run: " + run.fatal);
   }

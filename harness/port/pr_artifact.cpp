@@ -32,6 +32,13 @@ std::string num(const json& v, const char* fmt_spec = "{:.2f}") {
   return v.is_number() ? fmt::format(fmt::runtime(fmt_spec), v.get<double>()) : "-";
 }
 
+// A timing's centre: its IQM, or its median in a result written before the IQM.
+json centre_us(const json& timing) {
+  if (!timing.is_object()) return json();
+  const auto iqm = timing.find("iqm_us");
+  return iqm != timing.end() && !iqm->is_null() ? *iqm : timing.value("median_us", json());
+}
+
 std::string bench_table(const json& result) {
   std::string t = "| shape | dtype | flags | reference (µs) | solution (µs) | speedup | GB/s | % copy BW | verdict |\n"
                   "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
@@ -43,7 +50,7 @@ std::string bench_table(const json& result) {
     for (const auto& [k, v] : case_flags.items()) flags += (v.is_boolean() && v.get<bool>() ? "" : "no") + k + " ";
     const json ref = c.value("reference_time", json()), sol = c.value("solution_time", json());
     t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", c.value("shape", "?"), c.value("dtype", "?"), flags,
-                     ref.is_object() ? num(ref["median_us"]) : "-", sol.is_object() ? num(sol["median_us"]) : "-",
+                     num(centre_us(ref)), num(centre_us(sol)),
                      num(c.value("speedup", json()), "{:.2f}x"), num(c.value("gbps", json()), "{:.0f}"),
                      num(c.value("pct_copy_bw", json()), "{:.1f}"), c.value("verdict", "?"));
   }
@@ -149,11 +156,11 @@ PrArtifact render_pr_artifact(const task::TaskSpec& spec, const PrInputs& in) {
   else md += "Not available (see below).\n";
   md += "\n## Iterations\n\n";
   if (summary) {
-    md += "| iter | title | status | speedup vs baseline | median (µs) | commit |\n| ---: | --- | --- | ---: | ---: | --- |\n";
+    md += "| iter | title | status | speedup vs baseline | runtime (µs) | commit |\n| ---: | --- | --- | ---: | ---: | --- |\n";
     const json iterations = summary->value("iterations", json::array());
     for (const auto& it : iterations)
       md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", it.value("iter", -1), it.value("title", ""), it.value("status", ""),
-                        num(it.value("speedup_vs_baseline", json()), "{:.3f}x"), num(it.value("median_us", json())),
+                        num(it.value("speedup_vs_baseline", json()), "{:.3f}x"), num(it.contains("runtime_us") ? it["runtime_us"] : it.value("median_us", json())),
                         it.value("commit", "").substr(0, 10));
     md += fmt::format("\nBest: iteration {} (baseline {}).\n", summary->value("best", -1), summary->value("baseline", 0));
   } else {

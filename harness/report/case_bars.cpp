@@ -9,7 +9,7 @@ namespace ako::report {
 
 namespace {
 
-bool timed_correct(Verdict v, const std::optional<TimingStats>& t) { return v == Verdict::correct && t && t->median_us > 0; }
+bool timed_correct(Verdict v, const std::optional<TimingStats>& t) { return v == Verdict::correct && t && t->iqm_us > 0; }
 
 // The order in which values first appear.
 template <typename T>
@@ -69,20 +69,20 @@ CaseBars case_bars(const RunResult& run) {
     auto describe = [&](const std::string& who, const std::optional<TimingStats>& t, Verdict v, const std::string& reason) {
       if (!timed_correct(v, t)) return fmt::format("{} {}: {}", c.shape, who, why_no_time(v, reason));
       return fmt::format("{} {} {} {}: {:.2f} µs, {:.0f} GB/s, {:.1f}% of copy bandwidth", c.shape, c.dtype,
-                         variant_label(c), who, t->median_us, c.bytes / (t->median_us * 1e-6) / 1e9, pct_of(t->median_us));
+                         variant_label(c), who, t->iqm_us, c.bytes / (t->iqm_us * 1e-6) / 1e9, pct_of(t->iqm_us));
     };
     // The reference is the trusted kernel: its time stands whenever it was measured.
-    const bool ref_ok = c.reference_time && c.reference_time->median_us > 0;
-    g.pct.push_back(ref_ok ? std::optional<double>(pct_of(c.reference_time->median_us)) : std::nullopt);
+    const bool ref_ok = c.reference_time && c.reference_time->iqm_us > 0;
+    g.pct.push_back(ref_ok ? std::optional<double>(pct_of(c.reference_time->iqm_us)) : std::nullopt);
     g.titles.push_back(ref_ok ? describe("reference", c.reference_time, Verdict::correct, "")
                               : fmt::format("{} reference: not timed", c.shape));
     const bool sol_ok = timed_correct(c.verdict, c.solution_time);
-    g.pct.push_back(sol_ok ? std::optional<double>(pct_of(c.solution_time->median_us)) : std::nullopt);
+    g.pct.push_back(sol_ok ? std::optional<double>(pct_of(c.solution_time->iqm_us)) : std::nullopt);
     g.titles.push_back(describe("solution", c.solution_time, c.verdict, c.reason));
     for (size_t s = 2; s < bars.series.size(); ++s) {
       const BaselineResult* b = find_baseline(c, bars.series[s]);
       const bool ok = b && timed_correct(b->verdict, b->time);
-      g.pct.push_back(ok ? std::optional<double>(pct_of(b->time->median_us)) : std::nullopt);
+      g.pct.push_back(ok ? std::optional<double>(pct_of(b->time->iqm_us)) : std::nullopt);
       g.titles.push_back(b ? describe(b->name, b->time, b->verdict, b->reason)
                            : fmt::format("{} {}: not run for this case", c.shape, bars.series[s]));
     }
@@ -100,6 +100,7 @@ BenchTable bench_table(const RunResult& run) {
   BenchTable t;
   t.baselines = baseline_names(run);
   t.summary = run.summary;
+  t.centre = timing_centre_name(run);
   std::vector<std::vector<double>> ratios(t.baselines.size());
   for (const auto& c : run.cases) {
     if (c.kind != "compare") continue;
@@ -108,20 +109,20 @@ BenchTable bench_table(const RunResult& run) {
     r.dtype = c.dtype;
     r.variant = variant_label(c);
     r.verdict = verdict_name(c.verdict);
-    if (c.reference_time && c.reference_time->median_us > 0) r.reference_us = c.reference_time->median_us;
+    if (c.reference_time && c.reference_time->iqm_us > 0) r.reference_us = c.reference_time->iqm_us;
     const bool sol_ok = timed_correct(c.verdict, c.solution_time);
     if (sol_ok) {
-      r.solution_us = c.solution_time->median_us;
+      r.solution_us = c.solution_time->iqm_us;
       r.pct_copy = c.pct_copy_bw;
       if (c.speedup > 0) r.speedup = c.speedup;
     }
     for (size_t i = 0; i < t.baselines.size(); ++i) {
       const BaselineResult* b = find_baseline(c, t.baselines[i]);
       const bool ok = b && timed_correct(b->verdict, b->time);
-      r.baseline_us.push_back(ok ? std::optional<double>(b->time->median_us) : std::nullopt);
+      r.baseline_us.push_back(ok ? std::optional<double>(b->time->iqm_us) : std::nullopt);
       const bool ratio = ok && sol_ok;
-      r.vs_baseline.push_back(ratio ? std::optional<double>(b->time->median_us / c.solution_time->median_us) : std::nullopt);
-      if (ratio) ratios[i].push_back(b->time->median_us / c.solution_time->median_us);
+      r.vs_baseline.push_back(ratio ? std::optional<double>(b->time->iqm_us / c.solution_time->iqm_us) : std::nullopt);
+      if (ratio) ratios[i].push_back(b->time->iqm_us / c.solution_time->iqm_us);
       r.baseline_note.push_back(ok ? "" : !b ? "n/a" : b->verdict == Verdict::skipped ? "n/a" : verdict_name(b->verdict));
     }
     t.rows.push_back(std::move(r));

@@ -96,7 +96,7 @@ std::string profiled_case(const json& ncu, const RunResult* result) {
   if (result)
     for (const auto& c : result->cases)
       if (c.kind == "compare" && c.verdict == Verdict::correct && c.solution_time &&
-          (!hot || c.solution_time->median_us > hot->solution_time->median_us))
+          (!hot || c.solution_time->iqm_us > hot->solution_time->iqm_us))
         hot = &c;
   return hot ? gate::case_key(*hot) + " (the iteration's hottest case)" : "unknown case";
 }

@@ -9,17 +9,17 @@ namespace ako::report {
 
 namespace {
 
-std::map<std::string, double> solution_medians(const RunResult& r) {
+std::map<std::string, double> solution_iqms(const RunResult& r) {
   std::map<std::string, double> out;
   for (const auto& c : r.cases)
-    if (c.kind == "compare" && c.verdict == Verdict::correct && c.solution_time && c.solution_time->median_us > 0)
-      out[gate::case_key(c)] = c.solution_time->median_us;
+    if (c.kind == "compare" && c.verdict == Verdict::correct && c.solution_time && c.solution_time->iqm_us > 0)
+      out[gate::case_key(c)] = c.solution_time->iqm_us;
   return out;
 }
 
 std::vector<std::string> hottest_labels(const RunResult& r, int n) {
   std::vector<std::pair<double, std::string>> by_time;
-  for (const auto& [label, us] : solution_medians(r)) by_time.emplace_back(us, label);
+  for (const auto& [label, us] : solution_iqms(r)) by_time.emplace_back(us, label);
   std::sort(by_time.begin(), by_time.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::string> labels;
   for (const auto& [us, label] : by_time) {
@@ -44,7 +44,7 @@ History build_history(const iterate::TrajectorySummary& summary, const std::map<
     p.status = it.status;
     p.hypothesis = it.hypothesis;
     p.commit = it.commit.value_or("");
-    p.total_us = it.median_us;
+    p.total_us = it.runtime_us;
     p.speedup_vs_baseline = it.speedup_vs_baseline;
     p.gain_vs_best_pct = it.gain_vs_best_pct;
     p.profiled = it.profiled;
@@ -69,10 +69,10 @@ History build_history(const iterate::TrajectorySummary& summary, const std::map<
       const auto r = results.find(p.iter);
       std::optional<double> v;
       if (r != results.end()) {
-        const auto m = solution_medians(r->second);
+        const auto m = solution_iqms(r->second);
         if (const auto f = m.find(label); f != m.end()) v = f->second;
       }
-      hc.median_us.push_back(v);
+      hc.iqm_us.push_back(v);
     }
     h.hottest.push_back(std::move(hc));
   }

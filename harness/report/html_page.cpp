@@ -97,8 +97,8 @@ std::string bench_html(const BenchTable& t) {
 
 std::string speedup_lines(const BenchTable& t) {
   std::string s = fmt::format(
-      "<p>{} of {} cases correct. Solution vs the reference: <b>{:.3f}x</b> over the summed medians, geomean {:.3f}x.",
-      t.summary.correct, t.summary.cases, t.summary.speedup, t.summary.geomean_speedup);
+      "<p>{} of {} cases correct. Solution vs the reference: <b>{:.3f}x</b> over the summed {}s, geomean {:.3f}x.",
+      t.summary.correct, t.summary.cases, t.summary.speedup, t.centre, t.summary.geomean_speedup);
   for (const auto& b : t.over_baselines)
     s += b.cases ? fmt::format(" Vs <b>{}</b>: geomean <b>{:.3f}x</b> (min {:.2f}x, max {:.2f}x) over {} cases.", esc(b.name),
                                b.geomean, b.min, b.max, b.cases)
@@ -110,10 +110,10 @@ std::string cases_section(const ReportData& d) {
   std::string s = "<section id=\"cases\"><h2>Per case: achieved bandwidth against the copy bandwidth</h2>\n";
   if (!d.bars || d.bars->facets.empty()) return s + "<p class=\"note\">No compare cases in the run.</p></section>\n";
   const CaseBars& b = *d.bars;
-  s += fmt::format("<p class=\"note\">Bytes the op must move over the median time, in % of the device's copy bandwidth "
+  s += fmt::format("<p class=\"note\">Bytes the op must move over the {} time, in % of the device's copy bandwidth "
                    "({:.0f} GB/s, read + write); 100% is the roofline of a memory-bound kernel. One panel per dtype and "
                    "variant; an &#215; marks a kernel not timed or not correct there (hover for why).</p>\n",
-                   b.copy_bandwidth_gbs);
+                   d.bench ? d.bench->centre : std::string("IQM"), b.copy_bandwidth_gbs);
   s += "<div class=\"legend\">";
   for (size_t i = 0; i < b.series.size(); ++i)
     s += fmt::format("<span class=\"key\"><span class=\"sw {}\"></span>{}</span>", series_class(i), esc(b.series[i]));
@@ -138,7 +138,7 @@ std::string history_section(const ReportData& d) {
        "<span class=\"key\"><span class=\"mk stall\">- - stall</span>the stall rule fired (3 iterations under +3% over the best)</span>"
        "<span class=\"key\"><span class=\"mk reset\">&#183;&#183; reset</span>a gain of 3% or more ended a flat run</span></div>\n";
   s += "<p class=\"note\">Hover a point for the iteration's hypothesis. The hottest cases are those with the largest "
-       "solution medians in the best iteration's run.</p>\n<div class=\"figs\">\n";
+       "solution times (IQM) in the best iteration's run.</p>\n<div class=\"figs\">\n";
   s += history_total_svg(h);
   for (const auto& c : h.hottest) s += history_case_svg(h, c);
   s += "</div>\n<table><tr><th>iter</th><th>title</th><th>status</th><th>vs baseline</th><th>total µs</th><th>vs best</th>"
@@ -158,13 +158,13 @@ std::string landscape_section(const ReportData& d) {
   const Landscape& l = *d.landscape;
   s += fmt::format("<p class=\"note\">Database <code>{}</code>: {} records measured on {} ({}, solution source {}){}. "
                    "Classes as in {}: each point is a variant measured on every shape of its class, scored as "
-                   "<code>ako tune</code> scores it (geometric mean of its medians over the class's shapes). "
+                   "<code>ako tune</code> scores it (geometric mean of its {}s over the class's shapes). "
                    "<span class=\"mk chosen\">&#9711; chosen</span> is the config's point, "
                    "<span class=\"mk winner\">&#9711; winner</span> the tuner's pick over these records when it differs; "
                    "points over {}x the fastest sit on the top edge.</p>\n",
                    esc(l.db_file), l.records, esc(l.device), esc(l.arch), esc(l.source_hash.substr(0, 12)),
                    l.other_context ? fmt::format(", {} records of other contexts ignored", l.other_context) : "",
-                   esc(l.config_file.empty() ? std::string("no config file") : l.config_file), kOffScale);
+                   esc(l.config_file.empty() ? std::string("no config file") : l.config_file), l.centre, kOffScale);
   std::vector<std::string> unmeasured;
   for (const auto& c : l.classes) {
     if (c.variants.size() + c.wrong + c.refused + c.incomplete == 0) {

@@ -77,6 +77,7 @@ Landscape load_landscape(task::TaskSpec& spec, const std::filesystem::path& db_f
   l.device = ctx->device;
   l.arch = ctx->arch;
   l.source_hash = ctx->source_hash;
+  l.centre = ctx->centre == search::kCentreMedian ? "median" : "IQM";
   l.records = db.size();
   l.other_context = static_cast<size_t>(db.other_context);
   const ConfigUsed used = task::use_device_config(spec, ctx->device, task::kDeviceFromReplay);

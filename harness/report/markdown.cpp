@@ -54,9 +54,9 @@ std::string render_markdown(const ReportData& d) {
   if (d.bench) {
     s += bench_md(*d.bench);
     const BenchTable& t = *d.bench;
-    s += fmt::format("\n### Speedup over the engine\n\n- reference (`input/{}`): {:.3f}x over the summed medians, geomean "
+    s += fmt::format("\n### Speedup over the engine\n\n- reference (`input/{}`): {:.3f}x over the summed {}s, geomean "
                      "{:.3f}x ({} of {} cases correct)\n",
-                     m.task, t.summary.speedup, t.summary.geomean_speedup, t.summary.correct, t.summary.cases);
+                     m.task, t.summary.speedup, t.centre, t.summary.geomean_speedup, t.summary.correct, t.summary.cases);
     for (const auto& b : t.over_baselines)
       s += b.cases ? fmt::format("- {}: geomean {:.3f}x (min {:.2f}x, max {:.2f}x) over {} cases timed and correct in "
                                  "both\n",

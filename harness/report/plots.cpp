@@ -178,7 +178,7 @@ std::string history_total_svg(const History& h) {
 }
 
 std::string history_case_svg(const History& h, const HottestCase& c) {
-  return iteration_series(h, c.median_us, "history-case", c.label, "solution median");
+  return iteration_series(h, c.iqm_us, "history-case", c.label, "solution IQM");
 }
 
 std::string landscape_svg(const ClassLandscape& cls, const std::string& param) {

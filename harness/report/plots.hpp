@@ -15,10 +15,10 @@ double bars_y_max(const CaseBars& bars);
 // the y axis in % of copy bandwidth with the 100% line (the roofline of a memory-bound kernel).
 std::string facet_svg(const Facet& facet, const CaseBars& bars, double y_max);
 
-// One hottest case across the iterations: the solution's median per iteration, each point
+// One hottest case across the iterations: the solution's IQM per iteration, each point
 // marked by the iteration's status, the stall rule's firings and resets drawn as lines.
 std::string history_case_svg(const History& h, const HottestCase& c);
-// The task's total (sum of the solution's medians over the correct timed cases) per iteration.
+// The task's total (sum of the solution's IQMs over the correct timed cases) per iteration.
 std::string history_total_svg(const History& h);
 
 // One parameter of one class: every variant's score against that parameter's value; the

@@ -54,6 +54,7 @@ struct BenchTable {
   std::vector<BenchRow> rows;
   std::vector<BaselineSummary> over_baselines;
   Summary summary;
+  std::string centre = "IQM";   // what the times are: "median" for a run timed before the IQM
 };
 
 // The iteration history (trajectory/<task>/), with the AKO stall rule replayed over it.
@@ -68,7 +69,7 @@ struct HistoryPoint {
 };
 struct HottestCase {
   std::string label;                          // "hunyuan-720p bf16 affine"
-  std::vector<std::optional<double>> median_us;  // per HistoryPoint; nullopt: not timed correctly
+  std::vector<std::optional<double>> iqm_us;     // per HistoryPoint; nullopt: not timed correctly
 };
 struct History {
   int baseline = 0, best = 0;
@@ -79,7 +80,7 @@ struct History {
 // The tuning landscape: every variant the database measured on every shape of a class.
 struct LandscapeVariant {
   std::map<std::string, int64_t> params;
-  double score_us = 0;  // geometric mean of its medians over the class's shapes (the tuner's score)
+  double score_us = 0;  // geometric mean of its IQMs over the class's shapes (the tuner's score)
   int registers = -1;
 };
 struct ClassLandscape {
@@ -97,6 +98,7 @@ struct ClassLandscape {
 };
 struct Landscape {
   std::string db_file, device, arch, source_hash, config_file, config_message;
+  std::string centre = "IQM";  // what the records' times are: "median" in records made before the IQM
   size_t records = 0, other_context = 0;
   std::vector<ClassLandscape> classes;
 };

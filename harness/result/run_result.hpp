@@ -32,8 +32,17 @@ struct TimingStats {
   std::string l2_flush;        // how: "read" (a 2x L2 buffer read, L2 left clean), "memset" (left dirty), "" hot
   int samples = 0;
   int warmup = 0;
+  // The centre: the interquartile mean (the mean of the samples between the 25th and 75th
+  // percentiles). Robust to the tail like the median, but it converges like a mean where a
+  // kernel times in two modes, where the median does not (measure/stats/stats.hpp says why).
+  // Every use of "the kernel's time" (speedups, % of copy, the gate, the tuner) reads it.
+  double iqm_us = 0;
+  double ci_rel = 0;           // half-width of the IQM's 95% confidence interval (Tukey-McLaughlin) / IQM
   double median_us = 0, min_us = 0, max_us = 0, mean_us = 0, stdev_us = 0;
-  double ci_rel = 0;           // half-width of the 95% confidence interval of the median / median
+  double median_ci_rel = 0;    // half-width of the median's 95% CI (order statistics) / median
+  // Read from a result written before the IQM (no iqm_us): iqm_us and ci_rel then hold the
+  // median and its CI, so old results compare as they did; never written (iqm_us stays absent).
+  bool centre_is_median = false;
   bool stable = false;         // stopped on the noise criterion (not on the time budget)
   double kernels_per_sample = 0;  // kernel records CUPTI saw per sample (all streams)
   // CUPTI launch enforcement: empty when every sample held exactly the declared launch (count,
@@ -83,9 +92,9 @@ struct BaselineResult {
   std::string fault;
   ErrorStats error;
   std::optional<TimingStats> time;
-  double gbps = 0;               // case bytes / its median
+  double gbps = 0;               // case bytes / its IQM
   double pct_copy_bw = 0;
-  double speedup = 0;            // its median / the solution's median (> 1: the solution is faster)
+  double speedup = 0;            // its IQM / the solution's IQM (> 1: the solution is faster)
 };
 
 // The solution's error against the task's fp64 oracle on the full shape, judged with the
@@ -128,8 +137,8 @@ struct CaseResult {
   std::optional<TimingStats> reference_time, solution_time;
   double bytes = 0;              // bytes the op must move (each input read once, each output written once)
   double elements = 0;           // elements of the largest output (task::Case::elements)
-  double speedup = 0;            // reference median / solution median
-  double gbps = 0;               // bytes / solution median
+  double speedup = 0;            // reference IQM / solution IQM
+  double gbps = 0;               // bytes / solution IQM
   double pct_copy_bw = 0;        // gbps / measured device copy bandwidth * 100
   int input_sets = 0;            // input sets the timed samples rotated through (0: not timed)
   std::vector<SanitizerReport> sanitizer;  // --sanitize re-runs of a failing case
@@ -187,7 +196,7 @@ struct ConfigUsed {
 struct Summary {
   bool compiled = false;
   int cases = 0, correct = 0, incorrect = 0, failed = 0, skipped = 0;
-  // Sums of medians over the cases where both kernels were timed and the solution is correct.
+  // Sums of IQMs over the cases where both kernels were timed and the solution is correct.
   double runtime_us = 0, ref_runtime_us = 0;
   double speedup = 0;            // ref_runtime_us / runtime_us
   double geomean_speedup = 0;    // geometric mean of per-case speedups
@@ -215,6 +224,10 @@ struct RunResult {
 const char* verdict_name(Verdict v);
 Verdict parse_verdict(const std::string& s);
 
+// "median" when any timing of the run was read from a result written before the IQM (its
+// centre is the median), else "IQM": what reports call the times they show.
+std::string timing_centre_name(const RunResult& r);
+
 // Recompute the summary from the cases (compiled flag is kept).
 void summarize(RunResult& r);
 
@@ -229,9 +242,6 @@ RunResult run_result_from_json(const nlohmann::json& j);
 // Plain records: every field, by its own name; absent fields keep their defaults on reading.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelResources, registers, spill_stores, spill_loads,
                                                 stack_bytes, shared_bytes, barriers, constant_bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TimingStats, method, cold_l2, l2_flush, samples, warmup, median_us,
-                                                min_us, max_us, mean_us, stdev_us, ci_rel, stable,
-                                                kernels_per_sample, launch_audit)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SanitizerReport, tool, exit_code, errors, report, excerpt)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClockReport, rated_mhz, min_mhz, median_mhz, max_mhz, probes, throttled)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceInfo, name, arch, uuid, sm_count, rated_sm_clock_mhz, l2_bytes,
@@ -243,6 +253,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelBuild, role, file, name_ex
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ConfigUsed, device, device_source, entry, file, fallback, message)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StaticFinding, check, file, kernel, what, why, allowed)
 
+// TimingStats: every field by its own name except centre_is_median, which is how a document
+// without iqm_us (written before the IQM) reads: its median and median CI as the centre.
+void to_json(nlohmann::json& j, const TimingStats& v);
+void from_json(const nlohmann::json& j, TimingStats& v);
 void to_json(nlohmann::json& j, const ErrorStats& v);
 void from_json(const nlohmann::json& j, ErrorStats& v);
 void to_json(nlohmann::json& j, const PrecisionReport& v);

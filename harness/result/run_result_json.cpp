@@ -38,6 +38,59 @@ void opt(const json& j, const char* key, T& out) {
 
 
 
+std::string timing_centre_name(const RunResult& r) {
+  const auto old = [](const std::optional<TimingStats>& t) { return t && t->centre_is_median; };
+  for (const auto& c : r.cases) {
+    if (old(c.reference_time) || old(c.solution_time)) return "median";
+    for (const auto& b : c.baselines)
+      if (old(b.time)) return "median";
+  }
+  return "IQM";
+}
+
+void to_json(json& j, const TimingStats& v) {
+  j = json{{"method", v.method},       {"cold_l2", v.cold_l2},     {"l2_flush", v.l2_flush},
+           {"samples", v.samples},     {"warmup", v.warmup},       {"median_us", v.median_us},
+           {"median_ci_rel", v.median_ci_rel},
+           {"min_us", v.min_us},       {"max_us", v.max_us},       {"mean_us", v.mean_us},
+           {"stdev_us", v.stdev_us},   {"stable", v.stable},       {"kernels_per_sample", v.kernels_per_sample},
+           {"launch_audit", v.launch_audit}};
+  // A result read from before the IQM is written back as it was: its centre is the median.
+  if (v.centre_is_median) {
+    j["ci_rel"] = v.median_ci_rel;
+  } else {
+    j["iqm_us"] = v.iqm_us;
+    j["ci_rel"] = v.ci_rel;
+  }
+}
+
+void from_json(const json& j, TimingStats& v) {
+  v = TimingStats{};
+  opt(j, "method", v.method);
+  opt(j, "cold_l2", v.cold_l2);
+  opt(j, "l2_flush", v.l2_flush);
+  opt(j, "samples", v.samples);
+  opt(j, "warmup", v.warmup);
+  opt(j, "median_us", v.median_us);
+  opt(j, "min_us", v.min_us);
+  opt(j, "max_us", v.max_us);
+  opt(j, "mean_us", v.mean_us);
+  opt(j, "stdev_us", v.stdev_us);
+  opt(j, "ci_rel", v.ci_rel);
+  opt(j, "stable", v.stable);
+  opt(j, "kernels_per_sample", v.kernels_per_sample);
+  opt(j, "launch_audit", v.launch_audit);
+  if (const auto it = j.find("iqm_us"); it != j.end() && !it->is_null()) {
+    v.iqm_us = it->get<double>();
+    opt(j, "median_ci_rel", v.median_ci_rel);
+  } else {
+    // Timed before the IQM: ci_rel was the median's. Its median is the centre.
+    v.centre_is_median = true;
+    v.iqm_us = v.median_us;
+    v.median_ci_rel = v.ci_rel;
+  }
+}
+
 void to_json(json& j, const ErrorStats& v) {
   j = json{{"max_abs", v.max_abs},         {"max_rel", v.max_rel},     {"checked", v.checked},
            {"mismatches", v.mismatches},   {"nonfinite", v.nonfinite}, {"worst_index", v.worst_index},
@@ -264,10 +317,10 @@ void summarize(RunResult& r) {
       case Verdict::skipped: ++s.skipped; break;
     }
     if (c.verdict == Verdict::correct && c.reference_time && c.solution_time &&
-        c.solution_time->median_us > 0) {
-      s.runtime_us += c.solution_time->median_us;
-      s.ref_runtime_us += c.reference_time->median_us;
-      log_sum += std::log(c.reference_time->median_us / c.solution_time->median_us);
+        c.solution_time->iqm_us > 0) {
+      s.runtime_us += c.solution_time->iqm_us;
+      s.ref_runtime_us += c.reference_time->iqm_us;
+      log_sum += std::log(c.reference_time->iqm_us / c.solution_time->iqm_us);
       ++timed;
     }
   }

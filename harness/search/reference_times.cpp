@@ -3,18 +3,18 @@
 namespace ako::search {
 
 bool ReferenceTimes::claim(const std::string& label) {
-  if (medians_.count(label)) return false;
+  if (times_.count(label)) return false;
   return claimed_.insert(label).second;
 }
 
-void ReferenceTimes::settle(const std::string& label, std::optional<double> median_us) {
+void ReferenceTimes::settle(const std::string& label, std::optional<double> time_us) {
   claimed_.erase(label);
-  if (median_us && *median_us > 0) medians_[label] = *median_us;
+  if (time_us && *time_us > 0) times_[label] = *time_us;
 }
 
-std::optional<double> ReferenceTimes::median_us(const std::string& label) const {
-  auto it = medians_.find(label);
-  if (it == medians_.end()) return std::nullopt;
+std::optional<double> ReferenceTimes::time_us(const std::string& label) const {
+  auto it = times_.find(label);
+  if (it == times_.end()) return std::nullopt;
   return it->second;
 }
 

@@ -4,7 +4,7 @@
 // label claims it (CaseJob.time_reference = true for that one case); later jobs only
 // validate against the reference and time the solution. If the claiming case never reached
 // timing (the variant was wrong or crashed), the claim is released and the next job claims
-// the label again. Speedups use the one recorded reference median.
+// the label again. Speedups use the one recorded reference centre (IQM).
 #include <map>
 #include <optional>
 #include <set>
@@ -16,14 +16,14 @@ class ReferenceTimes {
  public:
   // True exactly once per label until it is released: this case times the reference.
   bool claim(const std::string& label);
-  // The claiming case finished: its reference median, or nullopt when it was not timed.
-  void settle(const std::string& label, std::optional<double> median_us);
-  std::optional<double> median_us(const std::string& label) const;
-  size_t timed() const { return medians_.size(); }
+  // The claiming case finished: its reference centre (IQM), or nullopt when it was not timed.
+  void settle(const std::string& label, std::optional<double> time_us);
+  std::optional<double> time_us(const std::string& label) const;
+  size_t timed() const { return times_.size(); }
 
  private:
   std::set<std::string> claimed_;
-  std::map<std::string, double> medians_;
+  std::map<std::string, double> times_;
 };
 
 }  // namespace ako::search

@@ -115,7 +115,7 @@ std::optional<double> class_score(const TuningDb& db, const std::vector<const ta
       if (wrong && (r->verdict == "incorrect" || r->verdict == "failed")) *wrong = true;
       return std::nullopt;
     }
-    log_sum += std::log(r->median_us);
+    log_sum += std::log(r->time_us);
     regs = std::max(regs, r->registers);
   }
   if (shapes.empty()) return std::nullopt;
@@ -133,10 +133,10 @@ std::vector<CoverageRow> coverage(const std::vector<ClassOutcome>& classes, cons
       row.shape = s->name;
       row.cls = co.cls.name;
       row.used = *co.winner;
-      if (const DbRecord* r = db.find(s->name, *co.winner)) row.used_us = r->median_us;
+      if (const DbRecord* r = db.find(s->name, *co.winner)) row.used_us = r->time_us;
       for (const DbRecord* r : db.records_for_shape(s->name))
-        if (r->correct() && (row.own_best_us == 0 || r->median_us < row.own_best_us)) {
-          row.own_best_us = r->median_us;
+        if (r->correct() && (row.own_best_us == 0 || r->time_us < row.own_best_us)) {
+          row.own_best_us = r->time_us;
           row.own_best = r->params;
         }
       if (row.own_best_us > 0) row.loss_pct = 100.0 * (row.used_us / row.own_best_us - 1.0);

@@ -8,7 +8,7 @@
 // `ako run` uses to pick parameters, so a tuned class serves exactly the shapes it was tuned
 // on); shapes no class takes get a class of their own. --classes shape gives every shape its
 // own class. A class is tuned as one problem: its points are those valid on every one of its
-// shapes, and a point's score is the geometric mean of its medians over those shapes (the
+// shapes, and a point's score is the geometric mean of its IQMs over those shapes (the
 // same ranking as the mean loss against each shape's own best).
 #include <cstdint>
 #include <functional>
@@ -115,7 +115,7 @@ struct ClassOutcome {
   size_t wrong = 0;                          // ... incorrect or failed on some shape
   size_t refused = 0;                        // ... of which refused by the static checks (never ran)
   std::optional<Params> winner;              // nullopt: untuned (no shapes, or nothing usable)
-  double winner_score = 0;                   // geometric mean of medians, us
+  double winner_score = 0;                   // geometric mean of IQMs, us
   int winner_registers = -1;
   std::string tie_note;                      // how the tie rule decided, when it did
   bool complete = true;                      // false: stopped (TuneOptions::stop) before its budget
@@ -129,13 +129,13 @@ inline constexpr double kPartialWinMargin = 0.01;
 struct CoverageRow {
   std::string shape, cls;
   Params used;                               // the class winner
-  double used_us = 0;                        // its median on this shape
+  double used_us = 0;                        // its IQM on this shape
   Params own_best;                           // best correct record of this shape
   double own_best_us = 0;
   double loss_pct = 0;                       // used / own_best - 1, in %
 };
 
-// Score of params over shapes from the database: the geometric mean of their medians when
+// Score of params over shapes from the database: the geometric mean of their IQMs (medians in records made before the IQM) when
 // every shape has a correct record; `registers` gets the most over them. `wrong` is set when
 // a record is incorrect or failed.
 std::optional<double> class_score(const TuningDb& db, const std::vector<const task::ShapeSpec*>& shapes,

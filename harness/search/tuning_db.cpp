@@ -23,6 +23,7 @@ std::string DbContext::key() const {
   json j{{"task", task}, {"source_hash", source_hash}, {"device", device}, {"driver", driver},
          {"nvrtc", nvrtc}, {"arch", arch}, {"l2", l2}, {"dtypes", dtypes}};
   if (allow) j["allow"] = *allow;  // absent on records that predate the static checks: keys unchanged
+  if (centre != kCentreMedian) j["centre"] = centre;  // absent on records that predate the IQM: keys unchanged
   return j.dump();
 }
 
@@ -30,19 +31,26 @@ std::string record_key(const std::string& shape, const Params& params) {
   return shape + "|" + params_text(params);
 }
 
+namespace {
+// The JSON key of the times: named after the centre they are ("iqm_us", "median_us").
+std::string time_key(const DbContext& x) { return x.centre + "_us"; }
+}  // namespace
+
 json to_json(const DbRecord& r) {
+  const std::string time = time_key(r.context);
   json cases = json::array();
   for (const auto& c : r.cases)
-    cases.push_back({{"label", c.label}, {"verdict", c.verdict}, {"median_us", c.median_us}, {"ci_rel", c.ci_rel},
+    cases.push_back({{"label", c.label}, {"verdict", c.verdict}, {time, c.time_us}, {"ci_rel", c.ci_rel},
                      {"reference_us", c.reference_us}});
   const DbContext& x = r.context;
   json j{{"schema", kTuneRecordSchema}, {"task", x.task}, {"source_hash", x.source_hash},
               {"device", x.device}, {"driver", x.driver}, {"nvrtc", x.nvrtc}, {"arch", x.arch},
               {"l2", x.l2}, {"dtypes", x.dtypes}, {"shape", r.shape}, {"params", r.params},
-              {"verdict", r.verdict}, {"reason", r.reason}, {"median_us", r.median_us},
+              {"verdict", r.verdict}, {"reason", r.reason}, {time, r.time_us},
               {"ci_rel", r.ci_rel}, {"registers", r.registers}, {"reference_us", r.reference_us}, {"cases", cases},
               {"recorded_at", r.recorded_at}};
   if (x.allow) j["allow"] = *x.allow;
+  if (x.centre != kCentreMedian) j["centre"] = x.centre;
   return j;
 }
 
@@ -61,18 +69,21 @@ DbRecord record_from_json(const json& j) {
     x.l2 = j.value("l2", "cold");
     x.dtypes = j.at("dtypes").get<std::vector<std::string>>();
     if (j.contains("allow")) x.allow = j.at("allow").get<std::vector<std::string>>();
+    x.centre = j.value("centre", std::string(kCentreMedian));
+    if (x.centre != kCentreIqm && x.centre != kCentreMedian) throw Error("unknown centre '" + x.centre + "'");
+    const std::string time = time_key(x);
     r.shape = j.at("shape").get<std::string>();
     r.params = j.at("params").get<Params>();
     r.verdict = j.at("verdict").get<std::string>();
     r.reason = j.value("reason", "");
-    r.median_us = j.at("median_us").get<double>();
+    r.time_us = j.at(time).get<double>();
     r.ci_rel = j.value("ci_rel", 0.0);
     r.registers = j.value("registers", -1);
     r.reference_us = j.value("reference_us", 0.0);
     r.recorded_at = j.value("recorded_at", "");
     for (const auto& c : j.value("cases", json::array()))
       r.cases.push_back({c.at("label").get<std::string>(), c.at("verdict").get<std::string>(),
-                         c.value("median_us", 0.0), c.value("ci_rel", 0.0), c.value("reference_us", 0.0)});
+                         c.value(time, 0.0), c.value("ci_rel", 0.0), c.value("reference_us", 0.0)});
     return r;
   } catch (const json::exception& e) {
     throw Error(std::string("malformed tuning record: ") + e.what());
@@ -201,6 +212,9 @@ TuningDb::TuningDb(fs::path file, DbContext context) : file_(std::move(file)), c
     DbContext same = r.context;
     same.source_hash = context_.source_hash;
     if (same == context_) ++other_source;
+    same = r.context;
+    same.centre = context_.centre;
+    if (same == context_) ++other_centre;
   });
 }
 

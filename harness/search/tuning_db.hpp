@@ -21,6 +21,8 @@
 namespace ako::search {
 
 inline constexpr const char* kTuneRecordSchema = "ako.tune/1";
+inline constexpr const char* kCentreIqm = "iqm";        // DbContext::centre of records made now
+inline constexpr const char* kCentreMedian = "median";  // ... of records made before the IQM
 
 // What makes two measurements comparable.
 struct DbContext {
@@ -37,6 +39,10 @@ struct DbContext {
   // context because a refusal (or a measurement) is only valid under the allow list it was
   // made with: a variant measured before it had to pass the checks must not be reused.
   std::optional<std::vector<std::string>> allow;
+  // The timing centre of every time in the records: "iqm" (what `ako tune` measures now) or
+  // "median" (records made before the IQM, which have no "centre" field). A median and an IQM
+  // of the same kernel differ, so records of the other centre are another context.
+  std::string centre = kCentreMedian;
   bool operator==(const DbContext&) const = default;
   std::string key() const;     // canonical text of every field
 };
@@ -44,9 +50,9 @@ struct DbContext {
 struct DbCase {
   std::string label;           // "flux1-single bf16 weight"
   std::string verdict;         // correct, incorrect, failed, skipped
-  double median_us = 0;
+  double time_us = 0;         // the solution's centre (IQM; median in an old context), JSON "iqm_us" / "median_us"
   double ci_rel = 0;
-  double reference_us = 0;     // the reference's median for this case label, timed once per tune run; 0 unknown
+  double reference_us = 0;     // the reference's centre for this case label, timed once per tune run; 0 unknown
 };
 
 // The reason of a variant the static checks on its compiled code refused (it never ran):
@@ -59,13 +65,13 @@ struct DbRecord {
   Params params;
   std::string verdict = "correct";  // worst over the cases: failed > incorrect > skipped > correct
   std::string reason;          // why not correct
-  double median_us = 0;        // sum of the cases' solution medians (every dtype x flag)
+  double time_us = 0;          // sum of the cases' solution centres (every dtype x flag), JSON "iqm_us" / "median_us"
   double ci_rel = 0;           // largest case ci_rel
   int registers = -1;          // most registers per thread over the variant's instantiations
-  double reference_us = 0;     // sum of the cases' reference medians (0: not all known)
+  double reference_us = 0;     // sum of the cases' reference centres (0: not all known)
   std::vector<DbCase> cases;
   std::string recorded_at;     // ISO 8601 UTC
-  bool correct() const { return verdict == "correct" && median_us > 0; }
+  bool correct() const { return verdict == "correct" && time_us > 0; }
   bool refused_by_static_checks() const { return verdict == "failed" && reason.rfind(kStaticCheckReason, 0) == 0; }
   // Its compile was killed at the time or memory limit (jit::compile_fault): a verdict about the
   // machine's load as much as the variant, so a resumed tune measures it again.
@@ -107,6 +113,7 @@ class TuningDb {
   int skipped_lines = 0;        // unparsable (e.g. a torn last line)
   int other_context = 0;        // well-formed records of another context (ignored)
   int other_source = 0;         // ... of which: same context but another source hash
+  int other_centre = 0;         // ... of which: same context but timed with another centre (medians)
 
  private:
   std::filesystem::path file_;

@@ -339,7 +339,7 @@ CommitFacts make_facts(const Context& c, const State& s, const Judged& j, const 
   f.status = entry.status;
   f.speedup_vs_baseline = j.a.speedup_vs_baseline;
   if (j.now.summary.runtime_us > 0) f.speedup_vs_reference = j.now.summary.speedup;
-  f.median_us = j.a.median_us;
+  f.runtime_us = j.a.runtime_us;
   f.best = best;
   f.cases = case_counts(j.now);
   f.ncu = j.prof.ok ? ncu_line(j.prof.summary, j.prof.case_label) : j.want_profile ? j.prof.message : "";
@@ -383,7 +383,7 @@ void print_outcome(const Context& c, const State& s, const LogEntry& entry, cons
   fmt::print("COMMIT: {} {}\n", made.oid.substr(0, 7), message.substr(0, message.find('\n')));
   fmt::print("CORRECT: {} ({})\n", f.correctness, f.cases);
   fmt::print("SPEEDUP_VS_BASELINE: {}\n", j.a.speedup_vs_baseline ? fmt::format("{:.4f}x", *j.a.speedup_vs_baseline) : "-");
-  fmt::print("RUNTIME: {}\n", j.a.median_us ? fmt::format("{:.2f} us", *j.a.median_us) : "-");
+  fmt::print("RUNTIME: {}\n", j.a.runtime_us ? fmt::format("{:.2f} us", *j.a.runtime_us) : "-");
   fmt::print("BEST: iter {}\n", f.best);
   fmt::print("NCU: {}\n", f.ncu.empty() ? "not profiled" : f.ncu);
   if (j.a.stall.stalled) fmt::print("STALL: yes ({} iterations under +{:.0f}% over the best)\n", kStallRun, kStallGainPct);

@@ -138,6 +138,8 @@ Measurer replay_measurer(const TuneCommandOptions& opt, const task::TaskSpec& sp
   if (!m.ctx.allow)
     fmt::print("note: these records predate the static checks in ako tune; their variants were not checked "
                "(spills, clock reads, ... may be among them)\n");
+  if (m.ctx.centre == search::kCentreMedian)
+    fmt::print("note: these records were timed before the IQM: their times are medians\n");
   m.source_text = fmt::format("ako tune --strategy {} --replay {} (recorded on {}, {}), {}", opt.strategy,
                               opt.replay.filename().string(), m.ctx.device, m.ctx.arch, utc_now());
   return m;
@@ -160,6 +162,8 @@ search::DbContext gpu_context(const TuneCommandOptions& opt, const task::TaskSpe
   std::vector<std::string> allow = spec.solution.allow;
   std::sort(allow.begin(), allow.end());
   ctx.allow = allow;
+  // Times are IQMs now: records of medians (made before the IQM) are not reused.
+  ctx.centre = search::kCentreIqm;
   return ctx;
 }
 
@@ -223,8 +227,11 @@ std::optional<Measurer> gpu_measurer(const TuneCommandOptions& opt, const task::
 void print_database(const fs::path& db_file, const search::TuningDb& db) {
   if (db_file.empty()) return;
   fmt::print("database {}: {} usable records{}{}\n", db_file.string(), db.size(),
-             db.other_context ? fmt::format(", {} ignored (another context; {} of them another source hash)",
-                                            db.other_context, db.other_source)
+             db.other_context ? fmt::format(", {} ignored (another context; {} of them another source hash{})",
+                                            db.other_context, db.other_source,
+                                            db.other_centre ? fmt::format(", {} timed before the IQM (medians)",
+                                                                          db.other_centre)
+                                                            : std::string())
                               : std::string(),
              db.skipped_lines ? fmt::format(", {} unreadable lines skipped", db.skipped_lines) : std::string());
 }

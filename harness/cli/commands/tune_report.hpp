@@ -25,7 +25,7 @@ struct UnseenShape {
 std::vector<UnseenShape> unseen_shapes(const task::TaskSpec& spec, const std::vector<task::ConfigClass>& classes,
                                        const std::vector<const task::ShapeSpec*>& tuned);
 
-// Geometric mean of the reference medians recorded with `params` over the class's shapes;
+// Geometric mean of the reference IQMs recorded with `params` over the class's shapes;
 // nullopt when one is unknown.
 std::optional<double> class_reference_us(const search::TuningDb& db, const search::ShapeClass& cls,
                                          const search::Params& params);

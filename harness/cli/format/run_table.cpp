@@ -28,7 +28,7 @@ std::string flags_text(const CaseResult& c) {
 }
 
 std::string us(const std::optional<TimingStats>& t) {
-  return t ? fmt::format("{:.2f}", t->median_us) : "-";
+  return t ? fmt::format("{:.2f}", t->iqm_us) : "-";
 }
 
 std::string verdict_text(const CaseResult& c, const Style& st) {
@@ -202,7 +202,7 @@ std::string format_summary_lines(const RunResult& r) {
   out += fmt::format("CORRECT: {} ({}/{} cases correct, {} incorrect, {} failed, {} skipped)\n", word, s.correct,
                      s.cases, s.incorrect, s.failed, s.skipped);
   if (s.runtime_us > 0) {
-    out += fmt::format("RUNTIME: {:.2f} us (sum of solution medians over the correct timed cases)\n", s.runtime_us);
+    out += fmt::format("RUNTIME: {:.2f} us (sum of solution IQMs over the correct timed cases)\n", s.runtime_us);
     out += fmt::format("REF_RUNTIME: {:.2f} us\n", s.ref_runtime_us);
     out += fmt::format("SPEEDUP: {:.3f}x (geomean over cases {:.3f}x)\n", s.speedup, s.geomean_speedup);
   } else {

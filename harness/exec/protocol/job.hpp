@@ -67,10 +67,10 @@ struct TimingOptions {
   bool use_cupti = true;         // false: CUDA events (e.g. under ncu)
   int warmup_runs = 3;           // at least this many untimed launches ...
   double warmup_ms = 20.0;       // ... and at least this much wall time (per case: kernels timed together warm up together)
-  int min_samples = 10;
+  int min_samples = 10;          // no stable stop before max(this, measure::kMinSamplesForCi), i.e. 20
   int max_samples = 2000;
   double max_time_s = 0.25;      // wall budget per timed kernel, then stop (stable = false)
-  double target_ci_rel = 0.005;  // stop once the median's 95% CI half-width / median < this
+  double target_ci_rel = 0.005;  // stop once the IQM's 95% CI half-width / IQM < this (measure/stats/stats.hpp)
 };
 
 // A baseline kernel of a compare case (tasks/README.md, "Baselines"): validated against the

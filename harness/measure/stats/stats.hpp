@@ -1,12 +1,23 @@
 #pragma once
 // Statistics of timing samples and the rule that decides when to stop sampling.
 //
-// Kernel times are skewed (a floor set by the hardware, a tail of interruptions), so the
-// centre reported is the median and its precision is a distribution-free 95% confidence
-// interval from order statistics: with n samples sorted ascending, the 1-based ranks
-// n/2 - 1.96*sqrt(n)/2 (rounded down) and 1 + n/2 + 1.96*sqrt(n)/2 (rounded up), clamped to
-// [1, n], bound the median with about 95% coverage (normal approximation of the binomial).
-// ci_rel is that interval's half-width divided by the median.
+// The centre reported is the interquartile mean (IQM): the mean of the samples between the
+// 25th and 75th percentiles, i.e. the 25%-trimmed mean. Kernel times are skewed (a floor set
+// by the hardware, a tail of interruptions) and on the H200 some kernels time in two modes a
+// few percent apart, mixed sample by sample. The median of such a mixture sits in the valley
+// between the modes, where the density is low, so its sampling variance 1/(4 n f(m)^2) is large:
+// it needed 500-2010 samples to reach a 0.5% CI and two runs' medians differed by up to 2%
+// (bench/RESULTS.md, "IQM"). The IQM averages the middle half, so it keeps the median's
+// robustness to the tail (a quarter of the samples on either side can be anything) and converges
+// like a mean: 76-94 samples on the same logged cases, chunk-to-chunk spread 0.28-0.56%.
+//
+// Its 95% confidence interval is Tukey and McLaughlin's: with g = floor(0.25 n) samples trimmed
+// from each end and h = n - 2g kept, se = s_w / (0.5 sqrt(n)) where s_w is the sample standard
+// deviation of the 25%-winsorized sample (each trimmed sample replaced by the nearest kept one),
+// and the half-width is t(0.975, h - 1) * se. ci_rel is that half-width divided by the IQM.
+//
+// The median and its order-statistics CI are still computed and reported (median_us,
+// median_ci_rel): results and gate entries written before the IQM are compared on them.
 #include <optional>
 #include <vector>
 
@@ -15,11 +26,37 @@
 
 namespace ako::measure {
 
-// Below this many samples even the widest interval (min, max) covers the median with less
-// than 95% probability (1 - 2 * 0.5^n < 0.95 for n < 6), so no CI can claim stability.
-inline constexpr int kMinSamplesForCi = 6;
+// No stable stop below this many samples, whatever opt.min_samples says. The IQM's CI rests on
+// an estimated spread (s_w), and a short run of close samples underestimates it: replayed on
+// the H200's logged two-mode samples, a floor of 6 let one kernel stop at n = 12 with a CI of
+// 0.5% around a centre 1% off the one 2000 samples gave. With 20, each mode of a 50/50 mixture
+// holds about 10 samples before any CI may stop, so both have shown up in the spread. (For
+// the order-statistics CI of the median, 6 was the bare minimum: 1 - 2 * 0.5^n < 0.95 for n < 6.)
+inline constexpr int kMinSamplesForCi = 20;
 
-// Median's 95% confidence interval (microseconds).
+// The fraction trimmed from each end for the IQM.
+inline constexpr double kIqmTrim = 0.25;
+
+// t(0.975, df): the two-sided 95% quantile of Student's t with df >= 1 degrees of freedom
+// (a table up to 30, the Cornish-Fisher expansion beyond: within 1e-4 there). Throws
+// ako::Error for df < 1.
+double t_quantile_975(int df);
+
+// IQM and the half-width of its 95% CI (microseconds). half_width is infinite for a single
+// sample (no spread to estimate).
+struct IqmInterval {
+  double iqm = 0, half_width = 0;
+  int kept = 0;   // h = n - 2g, the samples averaged
+};
+
+// Interval of non-empty samples; the vector is reordered (partitioned by two selections, O(n)),
+// not copied. Throws ako::Error on an empty vector.
+IqmInterval iqm_interval(std::vector<double>& samples_us);
+
+// Median's 95% confidence interval (microseconds), from order statistics: with n samples
+// sorted ascending, the 1-based ranks n/2 - 1.96*sqrt(n)/2 (rounded down) and
+// 1 + n/2 + 1.96*sqrt(n)/2 (rounded up), clamped to [1, n], bound the median with about 95%
+// coverage (normal approximation of the binomial).
 struct MedianInterval {
   double median = 0, low = 0, high = 0;
   double half_width() const { return (high - low) / 2; }
@@ -29,19 +66,20 @@ struct MedianInterval {
 // Throws ako::Error on an empty vector.
 MedianInterval median_interval(std::vector<double>& samples_us);
 
-// Fills samples, median_us, min_us, max_us, mean_us, stdev_us (sample stdev, n - 1) and ci_rel.
-// The caller sets method, cold_l2, warmup, stable and kernels_per_sample. An empty input gives
-// all zeros. Throws ako::Error on a NaN or infinite sample (a broken measurement, never noise).
-// ci_rel is 1 when the median is 0 but the samples differ (no relative precision exists).
+// Fills samples, iqm_us and ci_rel (its CI), median_us and median_ci_rel, min_us, max_us,
+// mean_us, stdev_us (sample stdev, n - 1). The caller sets method, cold_l2, warmup, stable and
+// kernels_per_sample. An empty input gives all zeros. Throws ako::Error on a NaN or infinite
+// sample (a broken measurement, never noise). A relative CI is 1 when it cannot be relative (a
+// centre of 0 with samples that differ, or a single sample).
 TimingStats summarize_samples(std::vector<double> samples_us);
 
 struct StopDecision {
   bool stop = false;
-  bool stable = false;   // stopped because the median is precise enough (not on a budget)
+  bool stable = false;   // stopped because the IQM is precise enough (not on a budget)
 };
 
 // The stopping rule, checked after every sample:
-//   stable stop: n >= max(min_samples, kMinSamplesForCi) and ci_rel < target_ci_rel;
+//   stable stop: n >= max(min_samples, kMinSamplesForCi) and the IQM's ci_rel < target_ci_rel;
 //   budget stop: n >= max_samples or elapsed_s >= max_time_s (stable = false).
 // The stable test wins when both hold. Cost is O(n) (selection, no full sort).
 StopDecision should_stop(const std::vector<double>& samples_us, double elapsed_s,
@@ -57,12 +95,12 @@ inline constexpr double kBusyGapS = 0.1;
 // and the clock is checked before the samples either way.
 double warm_up_ms(const exec::TimingOptions& opt, std::optional<double> since_last_s);
 
-// True when the two medians are indistinguishable at the measurement's own precision: their
-// confidence intervals, rebuilt as median +- half-width with half-width = max(ci_rel,
-// floor_rel) * median, overlap. floor_rel sets a minimum noise band for comparisons across
-// runs (run-to-run drift, clocks, thermal state) that one run's CI cannot see; the gate uses it
-// to demand a slowdown beyond, say, 1% before calling it real. Stats with no samples are never
-// within noise of anything (there is no evidence that they agree).
+// True when the two IQMs are indistinguishable at the measurement's own precision: their
+// confidence intervals, rebuilt as IQM +- half-width with half-width = max(ci_rel, floor_rel) *
+// IQM, overlap. floor_rel sets a minimum noise band for comparisons across runs (run-to-run
+// drift, clocks, thermal state) that one run's CI cannot see; the gate uses it to demand a
+// slowdown beyond, say, 1% before calling it real. Stats with no samples are never within noise
+// of anything (there is no evidence that they agree).
 bool within_noise(const TimingStats& a, const TimingStats& b, double floor_rel = 0.0);
 
 }  // namespace ako::measure

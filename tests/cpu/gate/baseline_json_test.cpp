@@ -172,6 +172,32 @@ TEST(BaselineFileJson, TheCommittedBaselineRoundTripsByteForByte) {
   ASSERT_NE(f.find(kH100), nullptr);
   EXPECT_TRUE(f.find(kH100)->has_timings());
   EXPECT_EQ(to_json(f).dump(2) + "\n", text);
+  // Timed before the IQM: read with its medians as the centre, and said so by the gate.
+  EXPECT_TRUE(timed_before_iqm(*f.find(kH100)));
+  const auto& c = f.find(kH100)->tasks.at("rmsnorm").cases.at("flux1-single bf16 weight");
+  ASSERT_TRUE(c.solution);
+  EXPECT_TRUE(c.solution->before_iqm());
+  EXPECT_EQ(c.solution->centre_us(), c.solution->median_us);
+}
+
+TEST(BaselineJson, AnEntryWithoutIqmIsReadWithItsMedianAsTheCentre) {
+  auto j = to_json(baseline_from(gpu_outcome()));
+  auto& sol = j["tasks"]["rmsnorm"]["cases"]["flux1-single bf16 weight"]["solution"];
+  ASSERT_TRUE(sol.contains("iqm_us"));  // written by this ako
+  sol.erase("iqm_us");
+  sol["median_us"] = 9.5;
+  const Baseline old = baseline_from_json(j);
+  const BaselineTiming& t = *old.tasks.at("rmsnorm").cases.at("flux1-single bf16 weight").solution;
+  EXPECT_TRUE(t.before_iqm());
+  EXPECT_EQ(t.centre_us(), 9.5);
+  EXPECT_TRUE(timed_before_iqm(old));
+  EXPECT_FALSE(to_json(old)["tasks"]["rmsnorm"]["cases"]["flux1-single bf16 weight"]["solution"].contains("iqm_us"));
+
+  const Baseline now = baseline_from(gpu_outcome());
+  EXPECT_FALSE(timed_before_iqm(now));
+  EXPECT_EQ(now.tasks.at("rmsnorm").cases.at("flux1-single bf16 weight").solution->centre_us(), 10.0);
+  sol["iqm_us"] = 0;  // present but not a time
+  EXPECT_THROW(baseline_from_json(j), Error);
 }
 
 }  // namespace

@@ -9,7 +9,19 @@ namespace {
 
 using testing::timing;
 
-BaselineTiming base(double median_us, double ci_rel = 0.002) { return {median_us, ci_rel, 200, "cupti", true}; }
+// An entry timed with the IQM (its median equal: only the IQM may be read).
+BaselineTiming base(double iqm_us, double ci_rel = 0.002) { return {iqm_us, ci_rel, 200, "cupti", true, iqm_us}; }
+
+// An entry written before the IQM: no iqm_us, its ci_rel the median's.
+BaselineTiming before_iqm(double median_us, double ci_rel = 0.002) { return {median_us, ci_rel, 200, "cupti", true}; }
+
+// A fresh run whose IQM and median differ (a two-mode kernel), each with its own CI.
+TimingStats two_centres(double iqm_us, double iqm_ci, double median_us, double median_ci) {
+  TimingStats t = timing(iqm_us, iqm_ci);
+  t.median_us = median_us;
+  t.median_ci_rel = median_ci;
+  return t;
+}
 
 TEST(CompareTiming, SlowdownBeyondThresholdAndNoiseFails) {
   const auto c = compare_timing(base(10.0), timing(10.8), 3.0);
@@ -42,6 +54,28 @@ TEST(CompareTiming, SpeedupIsReportedAsImproved) {
 TEST(CompareTiming, NoiseIsBothRunsTogether) {
   const auto c = compare_timing(base(10.0, 0.01), timing(10.0, 0.02), 3.0);
   EXPECT_NEAR(c.noise_pct, 3.0, 1e-9);
+}
+
+TEST(CompareTiming, IqmsAreComparedNotMedians) {
+  // The run's median sits 8% above the entry (a two-mode valley), its IQM 1% above: the IQMs decide.
+  const auto c = compare_timing(base(10.0), two_centres(10.1, 0.002, 10.8, 0.002), 3.0);
+  EXPECT_EQ(c.status, CheckStatus::pass) << c.detail;
+  EXPECT_NEAR(c.change_pct, 1.0, 1e-9);
+  EXPECT_DOUBLE_EQ(c.base_us, 10.0);
+  EXPECT_DOUBLE_EQ(c.now_us, 10.1);
+  EXPECT_EQ(c.detail.find("(medians)"), std::string::npos) << c.detail;
+}
+
+TEST(CompareTiming, AnEntryTimedBeforeTheIqmIsComparedOnMedians) {
+  // The same run against an entry without an IQM: its median (10.0) against the run's median
+  // (10.8) with the median's CI, like with like: an 8% regression.
+  const auto c = compare_timing(before_iqm(10.0), two_centres(10.1, 0.002, 10.8, 0.002), 3.0);
+  EXPECT_EQ(c.status, CheckStatus::fail) << c.detail;
+  EXPECT_NEAR(c.change_pct, 8.0, 1e-9);
+  EXPECT_DOUBLE_EQ(c.now_us, 10.8);
+  EXPECT_NE(c.detail.find("10.00 -> 10.80 us (medians)"), std::string::npos) << c.detail;
+  // The noise is the median's CI (8%: 10.8 +- 0.86 reaches 10.0), not the IQM's (0.2%): only a warning.
+  EXPECT_EQ(compare_timing(before_iqm(10.0), two_centres(10.1, 0.002, 10.8, 0.08), 3.0).status, CheckStatus::warn);
 }
 
 TEST(CompareTiming, ThresholdIsRespected) {

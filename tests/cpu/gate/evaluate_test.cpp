@@ -286,6 +286,34 @@ TEST(Gate, ADeviceWithNoEntryStillFailsOnAWrongResult) {
   EXPECT_EQ(with(r, CheckKind::correctness, CheckStatus::fail).size(), 1u);
 }
 
+// An entry written before the IQM: compared on medians (the run's median against the entry's),
+// said once in the notes, while an entry with IQMs says nothing.
+TEST(Gate, AnEntryTimedBeforeTheIqmIsSaidOnceAndComparedOnMedians) {
+  Baseline b = baseline_from(gpu_outcome());
+  for (auto& [label, c] : b.tasks["rmsnorm"].cases)
+    if (c.solution) c.solution->iqm_us = 0;  // as read from a file without iqm_us
+  TaskOutcome o = gpu_outcome();
+  // Two modes: the IQMs stay, the first case's median moved 10% (beyond its 0.2% CI).
+  o.result.cases[0].solution_time->median_us = 11.0;
+  o.result.cases[0].solution_time->median_ci_rel = 0.002;
+  const GateReport r = evaluate_gate({o}, &b, options());
+  const auto notes = std::count_if(r.notes.begin(), r.notes.end(),
+                                   [](const std::string& n) { return n.find("timed before the IQM") != std::string::npos; });
+  EXPECT_EQ(notes, 1);
+  const auto it = std::find_if(r.notes.begin(), r.notes.end(),
+                               [](const std::string& n) { return n.find("timed before the IQM") != std::string::npos; });
+  ASSERT_NE(it, r.notes.end());
+  EXPECT_EQ(it->rfind("entry NVIDIA H100 80GB HBM3: timed before the IQM, its medians compared", 0), 0u) << *it;
+  const auto fails = with(r, CheckKind::timing, CheckStatus::fail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_NEAR(fails[0].new_us, 11.0, 1e-12);
+
+  const Baseline fresh = baseline_from(gpu_outcome());
+  const GateReport r2 = evaluate_gate({o}, &fresh, options());  // IQMs: unchanged, passes
+  EXPECT_TRUE(r2.passed());
+  for (const auto& n : r2.notes) EXPECT_EQ(n.find("IQM"), std::string::npos) << n;
+}
+
 // The H200's own entry (timings measured on it) is compared as the H100's is on the H100.
 TEST(Gate, TheDevicesOwnEntryComparesTimings) {
   const Baseline b = baseline_from(h200_outcome());

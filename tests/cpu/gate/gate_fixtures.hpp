@@ -19,7 +19,7 @@ inline TimingStats timing(double median_us, double ci_rel = 0.002, int samples =
   t.method = "cupti";
   t.cold_l2 = true;
   t.samples = samples;
-  t.median_us = median_us;
+  t.iqm_us = t.median_us = median_us;
   t.ci_rel = ci_rel;
   return t;
 }
@@ -108,10 +108,10 @@ inline Baseline baseline_from(const TaskOutcome& o) {
     bc.kind = c.kind;
     if (c.solution_time)
       bc.solution = BaselineTiming{c.solution_time->median_us, c.solution_time->ci_rel, c.solution_time->samples,
-                                   "cupti", true};
+                                   "cupti", true, c.solution_time->iqm_us};
     if (c.reference_time)
       bc.reference = BaselineTiming{c.reference_time->median_us, c.reference_time->ci_rel,
-                                    c.reference_time->samples, "cupti", true};
+                                    c.reference_time->samples, "cupti", true, c.reference_time->iqm_us};
     t.cases[case_key(c)] = bc;
   }
   for (const auto& k : o.result.builds)

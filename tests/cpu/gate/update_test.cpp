@@ -20,6 +20,8 @@ TEST(UpdateBaseline, FromAGpuRunRecordsDeviceCasesAndBudgets) {
   const auto& t = b.tasks.at("rmsnorm");
   EXPECT_EQ(t.cases.size(), 3u);
   EXPECT_EQ(t.cases.at("flux1-single bf16 weight").solution->median_us, 12.0);
+  EXPECT_EQ(t.cases.at("flux1-single bf16 weight").solution->iqm_us, 12.0);  // the IQM is recorded
+  EXPECT_FALSE(timed_before_iqm(b));
   EXPECT_FALSE(t.cases.at("check-7x3072 bf16 weight").solution);  // reference checks: verdict only
   EXPECT_EQ(t.cases.at("check-7x3072 bf16 weight").kind, "reference_check");
   EXPECT_EQ(t.kernels.at("solution").at(kSolutionKernel).budget.registers, 40);
@@ -51,6 +53,21 @@ TEST(UpdateBaseline, KeepsTheTimedBaselinesOfEachCase) {
   EXPECT_EQ(j["tasks"]["rmsnorm"]["cases"][case_key(c)]["baselines"]["flashinfer"]["median_us"], 15.5);
   const Baseline plain = updated_baseline(nullptr, {gpu_outcome(12.0)}, stamp());
   EXPECT_FALSE(to_json(plain)["tasks"]["rmsnorm"]["cases"][case_key(c)].contains("baselines"));
+}
+
+// The entry records the IQM and its CI, with the median beside it.
+TEST(UpdateBaseline, RecordsTheIqmAndItsCi) {
+  TaskOutcome o = gpu_outcome(12.0);
+  TimingStats& t = *o.result.cases.front().solution_time;
+  t.median_us = 12.6;
+  t.median_ci_rel = 0.02;
+  t.ci_rel = 0.003;
+  const Baseline b = updated_baseline(nullptr, {o}, stamp());
+  const BaselineTiming& bt = *b.tasks.at("rmsnorm").cases.at(case_key(o.result.cases.front())).solution;
+  EXPECT_EQ(bt.iqm_us, 12.0);
+  EXPECT_EQ(bt.median_us, 12.6);
+  EXPECT_EQ(bt.ci_rel, 0.003);
+  EXPECT_EQ(bt.centre_us(), 12.0);
 }
 
 TEST(UpdateBaseline, WithoutAGpuRefreshesBudgetsAndKeepsTimings) {

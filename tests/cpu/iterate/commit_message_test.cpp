@@ -16,7 +16,7 @@ CommitFacts facts() {
   f.status = "improved";
   f.speedup_vs_baseline = 1.04123;
   f.speedup_vs_reference = 1.3391;
-  f.median_us = 3606.123;
+  f.runtime_us = 3606.123;
   f.best = 3;
   f.cases = "40 correct, 0 incorrect, 0 failed, 0 skipped";
   f.hypothesis = "16-byte loads halve the load instructions";
@@ -28,7 +28,7 @@ TEST(CommitMessage, IterationSubjectAndKeys) {
   EXPECT_TRUE(m.starts_with("[iter 3] wider vectors second line\n\n")) << m;
   for (const char* want : {"task: rmsnorm\n", "iter: 3\n", "gpu: NVIDIA H100 80GB HBM3\n", "correctness: correct\n",
                            "status: improved\n", "speedup_vs_baseline: 1.0412\n", "speedup_vs_reference: 1.3391\n",
-                           "median_us: 3606.12\n", "best: 3\n", "ncu: not profiled\n",
+                           "runtime_us: 3606.12\n", "best: 3\n", "ncu: not profiled\n",
                            "hypothesis: 16-byte loads halve the load instructions\n"})
     EXPECT_NE(m.find(want), std::string::npos) << want << "\n" << m;
 }
@@ -50,12 +50,12 @@ TEST(CommitMessage, BaselineRestoreAndUnmeasured) {
 
   f.kind = CommitKind::iteration;
   f.speedup_vs_baseline.reset();
-  f.median_us.reset();
+  f.runtime_us.reset();
   f.correctness = "failed";
   f.gpu = "";
   const std::string m = commit_message(f);
   EXPECT_NE(m.find("speedup_vs_baseline: null\n"), std::string::npos) << m;
-  EXPECT_NE(m.find("median_us: null\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("runtime_us: null\n"), std::string::npos) << m;
   EXPECT_NE(m.find("gpu: none\n"), std::string::npos) << m;
 }
 
@@ -64,7 +64,7 @@ TEST(CommitMessage, KeysReadBack) {
   EXPECT_EQ(k.task, "rmsnorm");
   EXPECT_EQ(k.iter, 3);
   EXPECT_EQ(k.keys.at("status"), "improved");
-  EXPECT_EQ(k.keys.at("median_us"), "3606.12");
+  EXPECT_EQ(k.keys.at("runtime_us"), "3606.12");
   EXPECT_EQ(parse_commit_keys("first commit\n").iter, -1);
   EXPECT_EQ(parse_commit_keys("Fix: a bug\n\nSee: issue 3\n").task, "");
 }

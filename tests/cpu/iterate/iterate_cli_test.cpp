@@ -105,7 +105,7 @@ TEST_F(IterateCli, AnImprovementIsComparedCommittedAndBecomesTheBest) {
   EXPECT_EQ(subject(), "[iter 1] wider loads\n");
   const std::string body = git(work, "log -1 --format=%b");
   for (const char* want : {"task: demo\n", "iter: 1\n", "gpu: NVIDIA H100 80GB HBM3\n", "correctness: correct\n",
-                           "status: improved\n", "speedup_vs_baseline: 1.2500\n", "median_us: 240.00\n", "best: 1\n"})
+                           "status: improved\n", "speedup_vs_baseline: 1.2500\n", "runtime_us: 240.00\n", "best: 1\n"})
     EXPECT_TRUE(contains(body, want)) << want << "\n" << body;
   const std::string in_commit = git(work, "show --name-only --format= HEAD");
   for (const char* want : {"ITERATIONS.md", "solution/demo/k.cuh", "trajectory/demo/iter-1/solution/k.cuh",
@@ -122,7 +122,7 @@ TEST_F(IterateCli, AnImprovementIsComparedCommittedAndBecomesTheBest) {
   EXPECT_EQ(s["iterations"][0]["commit"], rev(work, "HEAD~1")) << "filled in once the next commit exists";
   EXPECT_EQ(s["iterations"][1]["status"], "improved");
   EXPECT_DOUBLE_EQ(s["iterations"][1]["speedup_vs_baseline"].get<double>(), 1.25);
-  EXPECT_DOUBLE_EQ(s["iterations"][1]["median_us"].get<double>(), 240);
+  EXPECT_DOUBLE_EQ(s["iterations"][1]["runtime_us"].get<double>(), 240);
 }
 
 TEST_F(IterateCli, DirtOutsideTheIterationsOwnFilesIsRefused) {
@@ -183,7 +183,7 @@ TEST_F(IterateCli, AnIncorrectIterationIsStillLoggedAndCommitted) {
   EXPECT_TRUE(contains(git(work, "log -1 --format=%b"), "correctness: incorrect\n"));
   EXPECT_TRUE(contains(read_file(work / "ITERATIONS.md"), "| s1 bf16 weight | incorrect: 12 of 4096 elements")) << read_file(work / "ITERATIONS.md");
   EXPECT_EQ(summary()["best"], 0);
-  EXPECT_TRUE(summary()["iterations"][1]["median_us"].is_null());
+  EXPECT_TRUE(summary()["iterations"][1]["runtime_us"].is_null());
 }
 
 TEST_F(IterateCli, BestRestoresTheExactBenchedSourceAndCommitsFinal) {

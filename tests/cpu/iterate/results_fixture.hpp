@@ -12,7 +12,7 @@ inline TimingStats timing(double median_us, double ci_rel) {
   TimingStats t;
   t.method = "cupti";
   t.samples = 50;
-  t.median_us = t.mean_us = median_us;
+  t.iqm_us = t.median_us = t.mean_us = median_us;
   t.min_us = median_us * 0.98;
   t.max_us = median_us * 1.05;
   t.ci_rel = ci_rel;

@@ -52,7 +52,7 @@ TEST(Assess, GainSpeedupAndBestFollowTheRuns) {
   EXPECT_EQ(a.best_after, 3);
   EXPECT_NEAR(*a.speedup_vs_baseline, 300.0 / 210.0, 1e-9);
   EXPECT_NEAR(*a.gain_vs_best_pct, (240.0 / 210.0 - 1) * 100, 1e-9);
-  EXPECT_DOUBLE_EQ(*a.median_us, 210);
+  EXPECT_DOUBLE_EQ(*a.runtime_us, 210);
   EXPECT_FALSE(a.stall.stalled);
 
   const Assessment worse = assess(make_run({90, 170}), 3, "t", "h", h);
@@ -62,7 +62,7 @@ TEST(Assess, GainSpeedupAndBestFollowTheRuns) {
 
   const Assessment broken = assess(make_run({1, 1}, 0.002, {Verdict::incorrect}), 3, "t", "h", h);
   EXPECT_EQ(broken.status, Status::incorrect);
-  EXPECT_FALSE(broken.median_us);
+  EXPECT_FALSE(broken.runtime_us);
   EXPECT_FALSE(broken.gain_vs_best_pct);
   EXPECT_EQ(broken.best_after, 2);
 }

@@ -34,9 +34,9 @@ struct FakeWorker {
       r.index = c.index;
       r.verdict = Verdict::correct;
       r.solution_time = TimingStats{};
-      r.solution_time->median_us = has(functions.back(), "Li128E") ? 1.0 : 10.0;
+      r.solution_time->iqm_us = r.solution_time->median_us = has(functions.back(), "Li128E") ? 1.0 : 10.0;
       r.reference_time = TimingStats{};
-      r.reference_time->median_us = 12.0;
+      r.reference_time->iqm_us = r.reference_time->median_us = 12.0;
       run.results.push_back(r);
     }
     return run;
@@ -150,7 +150,7 @@ TEST(TuneStatic, AllowListIsPartOfTheContext) {
   DbRecord r;
   r.shape = "small";
   r.params = {{"N", 128}, {"TIMER", 0}};
-  r.median_us = 1;
+  r.time_us = 1;
   TuningDb(file, unchecked).append(r);
   TuningDb(file, spilly_context({"local_memory"})).append(r);
 
@@ -181,7 +181,7 @@ TEST(TuneStatic, ReplayCountsRefusalsAndNeverPicksThem) {
             r.verdict = "failed";
             r.reason = "static check: local_memory spilly_kernel<float, 128, 0>: uses a 512 byte stack frame";
           } else {
-            r.median_us = timer ? 5.0 : 10.0 + n;  // timer variants measured fast: not refused here
+            r.time_us = timer ? 5.0 : 10.0 + n;  // timer variants measured fast: not refused here
           }
           db.append(r);
         }

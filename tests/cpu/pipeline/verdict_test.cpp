@@ -32,11 +32,11 @@ CaseResult timed_case(double bytes, double median_us, bool cold = true) {
   c.verdict = Verdict::correct;
   c.bytes = bytes;
   TimingStats s;
-  s.median_us = median_us;
+  s.iqm_us = s.median_us = median_us;
   s.cold_l2 = cold;
   c.solution_time = s;
   TimingStats ref = s;
-  ref.median_us = 2 * median_us;
+  ref.iqm_us = ref.median_us = 2 * median_us;
   c.reference_time = ref;
   return c;
 }
@@ -93,9 +93,9 @@ CaseResult worker_report(int index, double bytes, double median_us) {
   r.bytes = bytes;
   r.verdict = Verdict::correct;
   r.solution_time = TimingStats{};
-  r.solution_time->median_us = median_us;
+  r.solution_time->iqm_us = r.solution_time->median_us = median_us;
   r.reference_time = TimingStats{};
-  r.reference_time->median_us = 2 * median_us;
+  r.reference_time->iqm_us = r.reference_time->median_us = 2 * median_us;
   return r;
 }
 
@@ -173,7 +173,7 @@ TEST(OneVerdictPath, AnHonestTimePassesBoth) {
   EXPECT_EQ(b.run.verdict, Verdict::correct) << b.run.reason;
   EXPECT_EQ(b.tune.verdict, "correct") << b.tune.reason;
   EXPECT_TRUE(b.tune.correct());
-  EXPECT_DOUBLE_EQ(b.tune.median_us, 5.0);
+  EXPECT_DOUBLE_EQ(b.tune.time_us, 5.0);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ iterate::IterationRecord it(int n, const std::string& status, std::optional<doub
   r.title = "iteration " + std::to_string(n);
   r.status = status;
   r.gain_vs_best_pct = gain;
-  r.median_us = us;
+  r.runtime_us = us;
   r.hypothesis = "idea " + std::to_string(n);
   return r;
 }

@@ -57,7 +57,7 @@ TEST(ReportData, BarsAreFacetedByDtypeAndVariantInPercentOfCopyBandwidth) {
       for (const auto& g : f.groups)
         if (f.dtype == c.dtype && f.variant == variant_label(c) && g.shape == c.shape) {
           EXPECT_NEAR(*g.pct[1], c.pct_copy_bw, 1e-6) << g.titles[1];
-          EXPECT_NEAR(*g.pct[0], c.bytes / c.reference_time->median_us * 1e-3 / run.device.copy_bandwidth_gbs * 100, 1e-6);
+          EXPECT_NEAR(*g.pct[0], c.bytes / c.reference_time->iqm_us * 1e-3 / run.device.copy_bandwidth_gbs * 100, 1e-6);
           if (!c.baselines.empty() && c.baselines[0].time) {
             EXPECT_NEAR(*g.pct[2], c.baselines[0].pct_copy_bw, 1e-6);
           }
@@ -79,7 +79,7 @@ TEST(ReportData, BenchTableGivesTheSpeedupOverEachBaseline) {
   double log_sum = 0;
   for (const auto& c : run.cases)
     if (c.kind == "compare" && !c.baselines.empty() && c.baselines[0].time)
-      log_sum += std::log(c.baselines[0].time->median_us / c.solution_time->median_us);
+      log_sum += std::log(c.baselines[0].time->iqm_us / c.solution_time->iqm_us);
   EXPECT_NEAR(fi.geomean, std::exp(log_sum / 30), 1e-9);
   EXPECT_LE(fi.min, fi.geomean);
   EXPECT_GE(fi.max, fi.geomean);
@@ -108,12 +108,12 @@ TEST(ReportData, HistoryFollowsTheTrajectoryAndTheHottestCases) {
   // The hottest: the best iteration's (0) largest solution medians, in order.
   std::vector<double> medians;
   for (const auto& c : results.at(0).cases)
-    if (c.kind == "compare" && c.verdict == Verdict::correct && c.solution_time) medians.push_back(c.solution_time->median_us);
+    if (c.kind == "compare" && c.verdict == Verdict::correct && c.solution_time) medians.push_back(c.solution_time->iqm_us);
   std::sort(medians.rbegin(), medians.rend());
   for (size_t i = 0; i < 3; ++i) {
-    ASSERT_EQ(h.hottest[i].median_us.size(), 2u);
-    ASSERT_TRUE(h.hottest[i].median_us[0] && h.hottest[i].median_us[1]) << h.hottest[i].label;
-    EXPECT_DOUBLE_EQ(*h.hottest[i].median_us[0], medians[i]) << h.hottest[i].label;
+    ASSERT_EQ(h.hottest[i].iqm_us.size(), 2u);
+    ASSERT_TRUE(h.hottest[i].iqm_us[0] && h.hottest[i].iqm_us[1]) << h.hottest[i].label;
+    EXPECT_DOUBLE_EQ(*h.hottest[i].iqm_us[0], medians[i]) << h.hottest[i].label;
   }
   EXPECT_EQ(h.hottest[0].label.rfind("hunyuan-720p fp32", 0), 0u) << h.hottest[0].label;
 }

@@ -41,9 +41,12 @@ RunResult sample_result() {
   TimingStats t;
   t.method = "cupti";
   t.samples = 40;
-  t.median_us = 20.5;
+  // The IQM is the centre; the medians differ so that a test reading the wrong one fails.
+  t.iqm_us = 20.5;
+  t.median_us = 21.0;
   c.reference_time = t;
-  t.median_us = 10.25;
+  t.iqm_us = 10.25;
+  t.median_us = 10.5;
   c.solution_time = t;
   c.speedup = 2.0;
   PrecisionReport p;
@@ -76,7 +79,10 @@ TEST(RunResultJson, RoundTripKeepsEveryField) {
   ASSERT_EQ(back.cases.size(), 2u);
   EXPECT_EQ(back.cases[0].verdict, Verdict::correct);
   ASSERT_TRUE(back.cases[0].solution_time.has_value());
-  EXPECT_DOUBLE_EQ(back.cases[0].solution_time->median_us, 10.25);
+  EXPECT_DOUBLE_EQ(back.cases[0].solution_time->iqm_us, 10.25);
+  EXPECT_DOUBLE_EQ(back.cases[0].solution_time->median_us, 10.5);
+  EXPECT_FALSE(back.cases[0].solution_time->centre_is_median);
+  EXPECT_EQ(timing_centre_name(back), "IQM");
   EXPECT_FALSE(back.cases[1].solution_time.has_value());
   EXPECT_EQ(back.cases[1].fault, "illegal_address");
   EXPECT_EQ(back.builds[0].resources.registers, 32);
@@ -85,6 +91,32 @@ TEST(RunResultJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.cases[0].precision->trials_checked, 3);
   EXPECT_DOUBLE_EQ(back.cases[0].precision->rms_ratio, 1.05);
   EXPECT_FALSE(back.cases[1].precision.has_value());
+}
+
+// A result written before the IQM (no iqm_us, ci_rel the median's) reads with its median as the
+// centre, so its speedups and sums are what they were, and is written back as it was.
+TEST(RunResultJson, AResultWithoutIqmReadsWithItsMedianAsTheCentre) {
+  nlohmann::json j = to_json(sample_result());
+  for (const char* role : {"solution_time", "reference_time"}) {
+    auto& t = j["cases"][0][role];
+    t.erase("iqm_us");
+    t.erase("median_ci_rel");
+    t["ci_rel"] = 0.004;
+  }
+  const RunResult old = run_result_from_json(j);
+  const TimingStats& s = *old.cases[0].solution_time;
+  EXPECT_TRUE(s.centre_is_median);
+  EXPECT_DOUBLE_EQ(s.iqm_us, 10.5);
+  EXPECT_DOUBLE_EQ(s.median_ci_rel, 0.004);
+  EXPECT_EQ(timing_centre_name(old), "median");
+  RunResult again = old;
+  summarize(again);
+  EXPECT_DOUBLE_EQ(again.summary.runtime_us, 10.5);
+  EXPECT_DOUBLE_EQ(again.summary.speedup, 2.0);
+  const nlohmann::json back = to_json(old)["cases"][0]["solution_time"];
+  EXPECT_FALSE(back.contains("iqm_us"));
+  EXPECT_EQ(back["ci_rel"], 0.004);
+  EXPECT_EQ(back["median_us"], 10.5);
 }
 
 TEST(RunResultJson, WrongSchemaIsRefusedWithTheFix) {

@@ -245,7 +245,7 @@ TEST(Pipeline, AResumeMeasuresAgainWhatACompileLimitKilled) {
   }
   killed.verdict = "failed";
   killed.reason = "compile_timeout: solution/t/k.cuh: killed at the 120 s compile time limit";
-  killed.median_us = 0;
+  killed.time_us = 0;
   std::ofstream(dbf, std::ios::app) << to_json(killed).dump() << "\n";
 
   ReplayEvaluator second(l.file, synthetic_context());

@@ -82,7 +82,7 @@ inline void write_landscape(const task::TaskSpec& spec, const fs::path& file, co
       DbRecord r;
       r.shape = s.name;
       r.params = space.params_of(pt);
-      r.median_us = model_us(r.params, s);
+      r.time_us = model_us(r.params, s);
       r.ci_rel = 0.003;
       r.registers = model_registers(r.params);
       db.append(std::move(r));

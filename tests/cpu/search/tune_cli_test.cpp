@@ -121,7 +121,7 @@ TEST(TuneCli, UsageErrorsAndMissingData) {
     DbRecord r;
     r.shape = "text-512";
     r.params = {{"BLOCK", 256}, {"CHUNKS", 2}, {"ROWS_PER_BLOCK", 1}, {"VEC", 8}};
-    r.median_us = 10;
+    r.time_us = 10;
     db.append(r);
   }
   const Ran part = ako("tune task rmsnorm --replay partial.jsonl --strategy exhaustive --shapes text-512,qknorm-flux", ws);

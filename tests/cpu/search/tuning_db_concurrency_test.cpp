@@ -24,7 +24,7 @@ DbRecord record(const std::string& shape, int64_t block, int cases = 1) {
   DbRecord r;
   r.shape = shape;
   r.params = {{"BLOCK", block}};
-  r.median_us = static_cast<double>(block);
+  r.time_us = static_cast<double>(block);
   r.recorded_at = "2026-11-16T00:00:00Z";
   for (int c = 0; c < cases; ++c)
     r.cases.push_back({shape + " bf16 case " + std::to_string(c), "correct", 1.0 + c, 0.001, 2.0 + c});

@@ -48,7 +48,7 @@ TEST(TuningDb, RecordRoundTripsThroughJson) {
   r.params = {{"BLOCK", 256}, {"VEC", 8}};
   r.verdict = "incorrect";
   r.reason = "flux1-single bf16 weight: 3 mismatches";
-  r.median_us = 12.5;
+  r.time_us = 12.5;
   r.ci_rel = 0.004;
   r.registers = 40;
   r.cases = {{"flux1-single bf16 weight", "incorrect", 6.0, 0.004}, {"flux1-single bf16 noweight", "correct", 6.5, 0.002}};
@@ -68,7 +68,7 @@ TEST(TuningDb, TornLastLineIsSkippedAndAppendsAreWholeLines) {
       DbRecord r;
       r.shape = "s";
       r.params = {{"BLOCK", b}};
-      r.median_us = static_cast<double>(b);
+      r.time_us = static_cast<double>(b);
       db.append(r);
     }
   }
@@ -77,7 +77,7 @@ TEST(TuningDb, TornLastLineIsSkippedAndAppendsAreWholeLines) {
   EXPECT_EQ(db.size(), 3u);
   EXPECT_EQ(db.skipped_lines, 1);
   ASSERT_NE(db.find("s", {{"BLOCK", 128}}), nullptr);
-  EXPECT_EQ(db.find("s", {{"BLOCK", 128}})->median_us, 128);
+  EXPECT_EQ(db.find("s", {{"BLOCK", 128}})->time_us, 128);
   EXPECT_EQ(db.find("s", {{"BLOCK", 512}}), nullptr);
 }
 
@@ -124,6 +124,51 @@ TEST(TuningDb, InterruptedRunResumesWithoutMeasuringTwice) {
   EXPECT_TRUE(third.measured.empty());
 }
 
+// Records of medians (made before the IQM: no "centre", times in "median_us") read back as
+// such, and are another context for a tune that times IQMs: never mixed with them.
+TEST(TuningDb, RecordsOfMediansAreAnotherContextThanIqms) {
+  DbRecord r;
+  r.context = synthetic_context();
+  r.shape = "flux1-single";
+  r.params = {{"BLOCK", 256}};
+  r.time_us = 12.5;
+  r.cases = {{"flux1-single bf16 weight", "correct", 12.5, 0.004}};
+  nlohmann::json old = to_json(r);
+  EXPECT_FALSE(old.contains("centre"));
+  EXPECT_EQ(old["median_us"], 12.5);
+  EXPECT_EQ(old["cases"][0]["median_us"], 12.5);
+  EXPECT_FALSE(old.contains("iqm_us"));
+
+  DbRecord now = r;
+  now.context.centre = kCentreIqm;
+  const nlohmann::json j = to_json(now);
+  EXPECT_EQ(j["centre"], "iqm");
+  EXPECT_EQ(j["iqm_us"], 12.5);
+  EXPECT_EQ(j["cases"][0]["iqm_us"], 12.5);
+  EXPECT_FALSE(j.contains("median_us"));
+  const DbRecord back = record_from_json(j);
+  EXPECT_EQ(back.context.centre, kCentreIqm);
+  EXPECT_EQ(back.time_us, 12.5);
+  EXPECT_EQ(back.cases.at(0).time_us, 12.5);
+  EXPECT_NE(back.context.key(), record_from_json(old).context.key());
+  EXPECT_EQ(record_from_json(old).context.key(), r.context.key());  // keys of old records unchanged
+
+  ScratchDir dir("centre");
+  const fs::path dbf = dir.path() / "tune.jsonl";
+  TuningDb medians(dbf, r.context);
+  medians.append(r);
+  DbContext iqm_ctx = r.context;
+  iqm_ctx.centre = kCentreIqm;
+  TuningDb iqms(dbf, iqm_ctx);
+  EXPECT_EQ(iqms.size(), 0u);
+  EXPECT_EQ(iqms.other_context, 1);
+  EXPECT_EQ(iqms.other_centre, 1);
+  EXPECT_EQ(iqms.other_source, 0);
+  nlohmann::json bad = j;
+  bad["centre"] = "mean";
+  EXPECT_THROW(record_from_json(bad), Error);
+}
+
 TEST(TuningDb, ChangedSourceHashOrDeviceInvalidatesOldRecords) {
   ScratchDir dir("invalidate");
   const task::TaskSpec spec = real_spec();
@@ -166,7 +211,7 @@ TEST(TuningDb, ReplayUsesTheFilesLastContextAndMissingPointsAreNotEvaluable) {
     DbRecord r;
     r.shape = spec.shapes[0].name;
     r.params = {{"BLOCK", 256}, {"CHUNKS", 2}, {"ROWS_PER_BLOCK", 1}, {"VEC", 8}};
-    r.median_us = 1;
+    r.time_us = 1;
     db.append(r);
   }
   const auto ctx = TuningDb::last_context(f, "rmsnorm");

@@ -54,7 +54,7 @@ TimingStats timing(double us) {
   t.l2_flush = "memset";
   t.samples = 10;
   t.warmup = 3;
-  t.median_us = t.min_us = t.max_us = t.mean_us = us;
+  t.iqm_us = t.median_us = t.min_us = t.max_us = t.mean_us = us;
   t.ci_rel = 0.001;
   t.stable = true;
   t.kernels_per_sample = 1;
