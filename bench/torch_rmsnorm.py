@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Time torch.nn.functional.rms_norm on the rmsnorm task's shapes, as ako times its kernels
-(CUPTI kernel durations via torch.profiler, cold L2, median of N): bench/peer_timing.py for
+(CUPTI kernel durations via torch.profiler, cold L2, IQM of N): bench/peer_timing.py for
 the rmsnorm task with its one Python-side peer, torch. Kept for the scripts that call it
 (scripts/gpu-check.sh); its JSON is peer_timing's (schema ako.peer_bench/1), which
 scripts/compare_torch.py joins with `ako run --json`.

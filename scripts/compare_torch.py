@@ -9,8 +9,9 @@ speedup over each, and the % of the measured copy bandwidth of each, counted wit
 
 PEERS.json: bench/peer_timing.py's (schema ako.peer_bench/1) or the older
 bench/torch_rmsnorm.py format (ako.torch_bench/1: rmsnorm, torch only). Cases join on shape,
-dtype, flags and axes. A peer that did not time a case shows its verdict instead (n/a, incorrect,
-unavailable, error)."""
+dtype, flags and axes. Every time is the IQM (ako's centre, and bench/peer_timing.py's); files
+written before the IQM give their medians. A peer that did not time a case shows its verdict
+instead (n/a, incorrect, unavailable, error)."""
 import json
 import math
 import sys
@@ -21,9 +22,14 @@ def case_key(shape, dtype, flags, axes):
             tuple(sorted((k, str(v)) for k, v in (axes or {}).items())))
 
 
+def centre(t):
+    """A timing's centre: its IQM, or its median in a file written before the IQM."""
+    return t["iqm_us"] if t.get("iqm_us") is not None else t["median_us"]
+
+
 def peer_cases(doc):
     """{key: {peer name: entry}} and the peer names, from either peer JSON format. An entry is
-    {"median_us": ...} when timed, else {"verdict": ..., "reason": ...}."""
+    {"us": its centre} when timed, else {"verdict": ..., "reason": ...}."""
     cases = doc["cases"] if isinstance(doc, dict) else doc
     if isinstance(doc, dict) and doc.get("schema") == "ako.peer_bench/1":
         names = [p["name"] for p in doc["peers"]]
@@ -31,14 +37,14 @@ def peer_cases(doc):
         for c in cases:
             row = {}
             for n, e in c["peers"].items():
-                row[n] = {"median_us": e["time"]["median_us"], "verdict": e.get("verdict")} if e.get("time") else e
+                row[n] = {"us": centre(e["time"]), "verdict": e.get("verdict")} if e.get("time") else e
             out[case_key(c["shape"], c["dtype"], c["flags"], c["axes"])] = row
         return out, names
     # ako.torch_bench/1 (bench/torch_rmsnorm.py before peer_timing): torch's rms_norm only
     out = {}
     for c in cases:
         shape = c["shape"]["name"] if isinstance(c["shape"], dict) else c["shape"]
-        out[case_key(shape, c["dtype"], {"weight": bool(c["weight"])}, {})] = {"torch": {"median_us": c["median_us"]}}
+        out[case_key(shape, c["dtype"], {"weight": bool(c["weight"])}, {})] = {"torch": {"us": centre(c)}}
     return out, ["torch"]
 
 
@@ -108,17 +114,17 @@ def main():
     print("-" * len(head))
     slower, below = [], []
     for c in rows:
-        sol = c["solution_time"]["median_us"]
+        sol = centre(c["solution_time"])
         elems = elements(c)
         line = f"{labels[id(c)]:<{width}} {elems / 1e6:>6.1f}M {sol:>9.2f} {c['pct_copy_bw']:>6.1f}"
         prow = peers.get(case_key(c["shape"], c["dtype"], c.get("flags"), c.get("axes")), {})
         cols = [(n, prow.get(n)) for n in peer_names]
         for n in base_names:
             b = next((b for b in c.get("baselines", []) if b["name"] == n), None)
-            cols.append((n, {"median_us": b["time"]["median_us"]} if b and b.get("time") else baseline_state(b)))
+            cols.append((n, {"us": centre(b["time"])} if b and b.get("time") else baseline_state(b)))
         for n, e in cols:
-            if e and "median_us" in e:
-                us = e["median_us"]
+            if e and "us" in e:
+                us = e["us"]
                 pct = c["bytes"] / (us * 1e-6) / 1e9 / bw * 100
                 mark = "*" if e.get("verdict") not in (None, "correct") else " "
                 line += f" {us:>16.2f}{mark} {pct:>6.1f} {us / sol:>6.2f}x"
@@ -140,7 +146,7 @@ def main():
             if e and e.get("verdict") not in (None, "correct"):
                 notes.setdefault((n, e["verdict"], e.get("reason", "")), 0)
                 notes[(n, e["verdict"], e.get("reason", ""))] += 1
-    if any(e and "median_us" in e and e.get("verdict") not in (None, "correct") for r in peers.values() for e in r.values()):
+    if any(e and "us" in e and e.get("verdict") not in (None, "correct") for r in peers.values() for e in r.values()):
         print("*: timed although outside the task's tolerance (peer_timing --time-incorrect)")
     for (n, v, r), k in sorted(notes.items()):
         print(f"{n}: {v} on {k} case(s): {r}")

@@ -53,7 +53,7 @@ for i in $(seq 1 "${WARM:-3}"); do
   fi
 done
 grep -E "^(CORRECT|SPEEDUP|BASELINE)" "$L/run-warm-1.txt" | tee -a "$S"
-agree() {  # per-case solution and baseline medians of two runs (scripts/compare_runs.py), one line
+agree() {  # per-case solution and baseline IQMs of two runs (scripts/compare_runs.py), one line
   echo "$3: $(python3 scripts/compare_runs.py "$1" "$2" | head -1)"
 }
 W=${WARM:-3}

@@ -74,13 +74,15 @@ def wall(name):
     p = f"{work}/{name}.wall"
     return open(p).read().strip() if os.path.exists(p) else "-"
 def key(params): return " ".join(f"{k}={params[k]}" for k in sorted(params))
-# The exhaustive database, in its last record's context: (shape, params) -> median_us.
+# The exhaustive database, in its last record's context: (shape, params) -> its time (iqm_us;
+# median_us in records made before the IQM, which are another context).
 recs, ctx = {}, None
 lines = [json.loads(l) for l in open(f"{work}/exhaustive.jsonl") if l.strip().startswith("{")] if os.path.exists(f"{work}/exhaustive.jsonl") else []
-if lines: ctx = (lines[-1]["source_hash"], lines[-1]["device"])
+if lines: ctx = (lines[-1]["source_hash"], lines[-1]["device"], lines[-1].get("centre", "median"))
 for r in lines:
-    if (r["source_hash"], r["device"]) == ctx and r["verdict"] == "correct" and r["median_us"] > 0:
-        recs[(r["shape"], key(r["params"]))] = r["median_us"]
+    t = r.get("iqm_us", r.get("median_us", 0))
+    if (r["source_hash"], r["device"], r.get("centre", "median")) == ctx and r["verdict"] == "correct" and t > 0:
+        recs[(r["shape"], key(r["params"]))] = t
 def score(shapes, params):
     v = [recs.get((s, key(params))) for s in shapes]
     return math.exp(sum(map(math.log, v)) / len(v)) if v and all(v) else None

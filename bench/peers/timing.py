@@ -1,5 +1,7 @@
 """GPU time of a Python callable, measured as bench/torch_rmsnorm.py always has (and as ako does):
-kernel durations from CUPTI through torch.profiler, summed per sample, median of N samples.
+kernel durations from CUPTI through torch.profiler, summed per sample, and the interquartile mean
+(IQM: the mean of the samples between the 25th and 75th percentiles) of N samples as the time,
+ako's centre (harness/measure/stats/stats.hpp says why), so the columns compare like with like.
 
 A sample is [marker][L2 flush][the callable's kernels]: the marker, a one-byte bitwise_not (a
 kernel no peer launches), opens the sample; the flush, a memset-like zero_() of a buffer twice
@@ -13,6 +15,17 @@ import statistics
 MARKER = "bitwise_not"
 
 
+def iqm(times):
+    """The interquartile mean as ako computes it: g = floor(n / 4) samples trimmed from each end
+    of the sorted samples, the mean of the n - 2g kept."""
+    if not times:
+        raise ValueError("iqm: no samples")
+    s = sorted(times)
+    g = len(s) // 4
+    kept = s[g:len(s) - g]
+    return sum(kept) / len(kept)
+
+
 class Timer:
     def __init__(self, samples=100, warmup=10, hot=False, method="profiler"):
         import torch
@@ -23,8 +36,8 @@ class Timer:
         self.marker = torch.zeros(1, dtype=torch.uint8, device="cuda")
 
     def time(self, fn):
-        """Stats of fn's GPU time in microseconds: median, min, max, mean, samples, and the
-        kernels one sample launched (names of the median sample's kernels)."""
+        """Stats of fn's GPU time in microseconds: iqm (the time), median, min, max, mean, samples,
+        and the kernels one sample launched (names of the kernels of the sample nearest the IQM)."""
         import torch
         for _ in range(self.warmup):
             fn()
@@ -33,7 +46,7 @@ class Timer:
             times, kernels = self._events(fn), []
         else:
             times, kernels = self._profiler(fn)
-        return {"median_us": statistics.median(times), "min_us": min(times), "max_us": max(times),
+        return {"iqm_us": iqm(times), "median_us": statistics.median(times), "min_us": min(times), "max_us": max(times),
                 "mean_us": statistics.fmean(times), "samples": len(times), "method": self.method,
                 "cold_l2": not self.hot, "kernels_per_sample": len(kernels), "kernels": kernels}
 
@@ -52,8 +65,8 @@ class Timer:
             raise RuntimeError(f"profiler: expected {self.samples} samples, found {len(samples)} "
                                f"(marker kernel '{MARKER}' not seen once per sample)")
         times = [sum(d for d, _ in s) for s in samples]
-        median = statistics.median(times)
-        typical = min(samples, key=lambda s: abs(sum(d for d, _ in s) - median))
+        centre = iqm(times)
+        typical = min(samples, key=lambda s: abs(sum(d for d, _ in s) - centre))
         return times, [n for _, n in typical]
 
     def _events(self, fn):

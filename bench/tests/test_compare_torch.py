@@ -1,5 +1,6 @@
 """scripts/compare_torch.py joins an ako run with bench/peer_timing.py's JSON on shape, dtype,
-flags and axes, and keeps reading bench/torch_rmsnorm.py's older format."""
+flags and axes, on their IQMs (a file written before the IQM on its medians), and keeps reading
+bench/torch_rmsnorm.py's older format. scripts/compare_runs.py compares two runs' IQMs."""
 import contextlib
 import importlib.util
 import io
@@ -13,11 +14,20 @@ from bench.tests._path import ROOT
 spec = importlib.util.spec_from_file_location("compare_torch", ROOT / "scripts/compare_torch.py")
 compare_torch = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(compare_torch)
+spec = importlib.util.spec_from_file_location("compare_runs", ROOT / "scripts/compare_runs.py")
+compare_runs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(compare_runs)
+
+
+def timed(iqm_us):
+    """A timing as ako and peer_timing write it now: the IQM, and a median 3% off it (two modes),
+    so that a script reading the median gets every number below wrong."""
+    return {"iqm_us": iqm_us, "median_us": iqm_us * 1.03}
 
 
 def ako_case(shape, axes, sol_us, base=None):
     c = {"kind": "compare", "shape": shape, "dims": {"B": 1, "L": 32760, "C": 1536, "F": 21}, "dtype": "bf16",
-         "flags": {}, "axes": axes, "solution_time": {"median_us": sol_us}, "bytes": 201_000_000,
+         "flags": {}, "axes": axes, "solution_time": timed(sol_us), "bytes": 201_000_000,
          "pct_copy_bw": 201e6 / (sol_us * 1e-6) / 1e9 / 4200 * 100, "baselines": []}
     if base:
         c["baselines"].append(base)
@@ -41,7 +51,7 @@ def run(ako, peers):
 
 class CompareTest(unittest.TestCase):
     def test_joins_peers_and_baselines_by_axes(self):
-        base = {"name": "sglang_modulate", "verdict": "correct", "time": {"median_us": 60.0}}
+        base = {"name": "sglang_modulate", "verdict": "correct", "time": timed(60.0)}
         ako = {"task": "scale_shift", "device": {"name": "H200", "copy_bandwidth_gbs": 4200.0},
                "cases": [ako_case("wan13b-480p", {"layout": "bc"}, 50.0, base),
                          ako_case("wan13b-480p", {"layout": "bf1c"}, 52.0,
@@ -49,11 +59,11 @@ class CompareTest(unittest.TestCase):
         peers = {"schema": "ako.peer_bench/1", "task": "scale_shift", "torch": "2.11", "timer": "profiler", "l2": "cold",
                  "peers": [{"name": "torch"}, {"name": "sglang_triton"}],
                  "cases": [{"shape": "wan13b-480p", "dtype": "bf16", "flags": {}, "axes": {"layout": "bf1c"},
-                            "peers": {"torch": {"verdict": "correct", "time": {"median_us": 150.0}},
+                            "peers": {"torch": {"verdict": "correct", "time": timed(150.0)},
                                       "sglang_triton": {"verdict": "not_applicable", "reason": "per token"}}},
                            {"shape": "wan13b-480p", "dtype": "bf16", "flags": {}, "axes": {"layout": "bc"},
-                            "peers": {"torch": {"verdict": "correct", "time": {"median_us": 100.0}},
-                                      "sglang_triton": {"verdict": "correct", "time": {"median_us": 45.0}}}}]}
+                            "peers": {"torch": {"verdict": "correct", "time": timed(100.0)},
+                                      "sglang_triton": {"verdict": "correct", "time": timed(45.0)}}}]}
         text = run(ako, peers)
         bc = next(l for l in text.splitlines() if "layout=bc" in l)
         self.assertRegex(bc, r"100\.00 .* 2\.00x .* 45\.00 .* 0\.90x .* 60\.00 .* 1\.20x")
@@ -96,8 +106,35 @@ class CompareTest(unittest.TestCase):
         rows, names = compare_torch.peer_cases({"schema": "ako.torch_bench/1", "cases": [
             {"shape": {"name": "zimage", "rows": 4096, "cols": 3840}, "dtype": "fp16", "weight": False, "median_us": 9.5}]})
         self.assertEqual(names, ["torch"])
-        self.assertEqual(rows[compare_torch.case_key("zimage", "fp16", {"weight": False}, {})]["torch"]["median_us"], 9.5)
+        self.assertEqual(rows[compare_torch.case_key("zimage", "fp16", {"weight": False}, {})]["torch"]["us"], 9.5)
 
 
 if __name__ == "__main__":
     unittest.main()
+
+class BeforeTheIqmTest(unittest.TestCase):
+    def test_a_run_and_peers_without_iqm_are_read_on_their_medians(self):
+        case = ako_case("wan13b-480p", {"layout": "bc"}, 50.0)
+        case["solution_time"] = {"median_us": 50.0}
+        ako = {"task": "scale_shift", "device": {"name": "H200", "copy_bandwidth_gbs": 4200.0}, "cases": [case]}
+        peers = {"schema": "ako.peer_bench/1", "task": "scale_shift", "peers": [{"name": "torch"}],
+                 "cases": [{"shape": "wan13b-480p", "dtype": "bf16", "flags": {}, "axes": {"layout": "bc"},
+                            "peers": {"torch": {"verdict": "correct", "time": {"median_us": 100.0}}}}]}
+        line = next(l for l in run(ako, peers).splitlines() if "layout=bc" in l)
+        self.assertRegex(line, r" 50\.00 .* 100\.00 .* 2\.00x")
+
+
+class CompareRunsTest(unittest.TestCase):
+    def doc(self, sol, base=None):
+        c = {"kind": "compare", "shape": "s", "dtype": "bf16", "flags": {}, "solution_time": sol, "baselines": []}
+        if base:
+            c["baselines"].append({"name": "flashinfer", "time": base})
+        return {"cases": [c]}
+
+    def test_compares_iqms_and_falls_back_to_medians(self):
+        a = compare_runs.centres(self.doc(timed(50.0), timed(80.0)))
+        self.assertEqual(a[("s", "bf16", "{}", "solution")], 50.0)
+        self.assertEqual(a[("s", "bf16", "{}", "flashinfer")], 80.0)
+        old = compare_runs.centres(self.doc({"median_us": 51.0}))
+        self.assertEqual(old[("s", "bf16", "{}", "solution")], 51.0)
+

@@ -30,3 +30,19 @@ class SplitTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class IqmTest(unittest.TestCase):
+    def test_hand_computed(self):
+        # 8 samples: g = 2 trimmed per end, the mean of {11, 11, 12, 12}; the 50 does not move it.
+        self.assertEqual(timing.iqm([10, 12, 11, 13, 50, 9, 11, 12]), 11.5)
+        self.assertEqual(timing.iqm([5, 1, 4, 2, 3]), 3.0)   # g = 1: {2, 3, 4}
+        self.assertEqual(timing.iqm([7.0]), 7.0)
+        with self.assertRaises(ValueError):
+            timing.iqm([])
+
+    def test_two_modes(self):
+        # 104 samples at 49.4 and 96 at 51.0: the median is in the low mode, the IQM between them.
+        xs = [49.4] * 104 + [51.0] * 96
+        self.assertAlmostEqual(timing.iqm(xs), (54 * 49.4 + 46 * 51.0) / 100)
+
