@@ -4,7 +4,7 @@
 // y with the fp32 cache row of the token's position (interleaved or NeoX pairs, elements R..D-1
 // pass through the norm only), all in fp32, one rounding per element.
 //
-//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK, PREFETCH, REGS>, the reference's arguments
+//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK, REGS>, the reference's arguments
 //   grid = ceil_div(N * 2 * H, (BLOCK / LANES) * HPG), block = BLOCK; LANES * EPL == D.
 //
 // Layout of the work: a group of LANES consecutive lanes (16 or 32: a half or a whole warp)
@@ -12,9 +12,6 @@
 // HPG heads of the flattened (token, q heads then k heads) order one after the other, all HPG
 // heads loaded before the first is reduced (HPG independent loads in flight per lane); the
 // cos/sin slice of their token is loaded once, right after them, and reused from registers.
-// PREFETCH is ignored: it chose the slice's timing before the slice was shared per group, and
-// after that both its values issued it at the same point (ITERATIONS.md, qknorm_rope iteration
-// 1). It stays a parameter only because the H200 config and the gate baseline name it.
 // - the sum of squares is a butterfly of shuffles inside the group;
 // - interleaved pairs lie inside a lane; NeoX partners are the lane (R / 2) / EPL away, one
 //   shuffle per element;
@@ -111,7 +108,7 @@ __host__ __device__ constexpr int min_blocks(int block, int regs) {
 
 }  // namespace qknorm_rope_detail
 
-template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int PREFETCH, int REGS>
+template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int REGS>
 __global__ void __launch_bounds__(BLOCK, qknorm_rope_detail::min_blocks(BLOCK, REGS))
     qknorm_rope_kernel(T* q, T* k, const T* q_weight, const T* k_weight, const float* cos_sin_cache, const IdT* pos,
                        int N, int H, int D, int R, long long q_stride, long long k_stride, float eps) {

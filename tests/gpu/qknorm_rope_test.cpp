@@ -44,8 +44,8 @@ TEST(RunQknormRope, EveryCaseIsCorrectAndTheReferenceMeetsItsOracle) {
 TEST(RunQknormRope, OtherLaneWidthsAndHeadsPerGroupAreCorrect) {
   AKO_REQUIRE_GPU();
   for (const char* params : {"--param LANES=32 --param EPL=4 --param HPG=1 --param BLOCK=128 --param REGS=0", "--param HPG=4 --param REGS=0",
-                             "--param HPG=4 --param PREFETCH=1 --param REGS=0",
-                             "--param LANES=32 --param EPL=4 --param HPG=2 --param PREFETCH=1 --param REGS=0"}) {
+                             "--param HPG=4 --param REGS=0",
+                             "--param LANES=32 --param EPL=4 --param HPG=2 --param REGS=0"}) {
     const auto json = temp_json("qknorm-rope-params");
     const Ran r = run_ako(std::string("run task qknorm_rope --shapes partial-r64,neox-r32 ") + params +
                           " --no-time --no-checks --json " + json.string());
