@@ -84,7 +84,7 @@ class WorkerClientTest : public ::testing::Test {
     TimingStats t;
     t.method = "cupti";
     t.samples = 20;
-    t.median_us = 10.0 + index;
+    t.iqm_us = t.median_us = 10.0 + index;
     r.solution_time = t;
     r.reference_time = t;
     return r;
@@ -130,7 +130,7 @@ class WorkerClientTest : public ::testing::Test {
     EXPECT_EQ(r.seed, 1000u + index);
     EXPECT_EQ(r.trials, 3);
     ASSERT_TRUE(r.solution_time.has_value());
-    EXPECT_EQ(r.solution_time->median_us, 10.0 + index);
+    EXPECT_EQ(r.solution_time->iqm_us, 10.0 + index);
     EXPECT_EQ(r.dims.at("rows"), 100 + index);   // from the job
     EXPECT_EQ(r.bytes, 1e6 * (index + 1));
   }
