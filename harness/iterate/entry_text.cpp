@@ -31,9 +31,10 @@ std::string shorten(const std::string& s, size_t n) {
 std::string comparison_line(const char* what, const RunComparison& c) {
   if (c.common_cases == 0) return fmt::format("{}: no correct timed case in common.", what);
   return fmt::format("{}: {:.3f}x over {} cases ({:.2f} -> {:.2f} us, {} the noise of ±{:.2f} us; per case {} faster, "
-                     "{} slower, {} within noise).",
+                     "{} slower, {} within noise{}).",
                      what, c.speedup(), c.common_cases, c.then_us, c.now_us, c.within_noise() ? "within" : "beyond",
-                     c.noise_us, c.faster, c.slower, c.same);
+                     c.noise_us, c.faster, c.slower, c.same,
+                     c.on_medians ? fmt::format("; {} compared on medians, timed before the IQM", c.on_medians) : "");
 }
 
 }  // namespace

@@ -57,19 +57,36 @@ std::optional<Status> parse_status(const std::string& s) {
 
 bool RunComparison::within_noise() const { return std::abs(now_us - then_us) <= noise_us; }
 
+namespace {
+// A timing with its median and the median's CI as the centre (idempotent on a result read from
+// before the IQM, whose centre already is its median).
+TimingStats on_median(const TimingStats& t) {
+  TimingStats m = t;
+  m.iqm_us = t.median_us;
+  m.ci_rel = t.median_ci_rel;
+  return m;
+}
+}  // namespace
+
 RunComparison compare_runs(const RunResult& now, const RunResult& then, double floor_rel) {
   RunComparison c;
   const auto a = timed_cases(now), b = timed_cases(then);
-  for (const auto& [key, t_now] : a) {
+  for (const auto& [key, now_ptr] : a) {
     const auto it = b.find(key);
     if (it == b.end()) continue;
-    const TimingStats& t_then = *it->second;
+    TimingStats t_now = *now_ptr, t_then = *it->second;
+    // A run timed before the IQM has medians only: both sides are compared on medians.
+    if (t_now.centre_is_median || t_then.centre_is_median) {
+      t_now = on_median(t_now);
+      t_then = on_median(t_then);
+      ++c.on_medians;
+    }
     ++c.common_cases;
-    c.now_us += t_now->iqm_us;
+    c.now_us += t_now.iqm_us;
     c.then_us += t_then.iqm_us;
-    c.noise_us += std::max(t_now->ci_rel, floor_rel) * t_now->iqm_us + std::max(t_then.ci_rel, floor_rel) * t_then.iqm_us;
-    if (measure::within_noise(*t_now, t_then, floor_rel)) ++c.same;
-    else if (t_now->iqm_us < t_then.iqm_us) ++c.faster;
+    c.noise_us += std::max(t_now.ci_rel, floor_rel) * t_now.iqm_us + std::max(t_then.ci_rel, floor_rel) * t_then.iqm_us;
+    if (measure::within_noise(t_now, t_then, floor_rel)) ++c.same;
+    else if (t_now.iqm_us < t_then.iqm_us) ++c.faster;
     else ++c.slower;
   }
   return c;

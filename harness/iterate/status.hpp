@@ -23,6 +23,7 @@ struct RunComparison {
   double now_us = 0, then_us = 0;  // sums of the solution IQMs over the common cases
   double noise_us = 0;             // both runs' IQM CI half-widths (at least the floor) summed
   int faster = 0, slower = 0, same = 0;  // per case, each against its own noise
+  int on_medians = 0;              // common cases compared on medians: one run was timed before the IQM
   double speedup() const { return now_us > 0 ? then_us / now_us : 0; }  // > 1: now is faster
   bool within_noise() const;
 };

@@ -48,6 +48,28 @@ TEST(Status, OnlyCasesBothRunsTimedAreCompared) {
   EXPECT_DOUBLE_EQ(c.then_us, 300);
 }
 
+// A best iteration timed before the IQM (its result has medians only) is compared on medians:
+// the new run's medians against it, not its IQMs.
+TEST(Status, ARunTimedBeforeTheIqmIsComparedOnMedians) {
+  RunResult best = make_run({100, 200});
+  for (auto& c : best.cases)
+    if (c.solution_time) c.solution_time->centre_is_median = true;  // as read from an old result.json
+  RunResult now = make_run({90, 180});  // IQMs 10% faster ...
+  for (auto& c : now.cases)
+    if (c.solution_time) {
+      c.solution_time->median_us = c.solution_time->iqm_us / 0.9;  // ... medians where they were
+      c.solution_time->median_ci_rel = 0.002;
+    }
+  const RunComparison c = compare_runs(now, best);
+  EXPECT_EQ(c.on_medians, 2);
+  EXPECT_NEAR(c.now_us, 300, 1e-9);
+  EXPECT_EQ(classify(now, &best), Status::no_change);
+  // Between two IQM runs the IQMs decide.
+  const RunResult iqm_best = make_run({100, 200});
+  EXPECT_EQ(compare_runs(now, iqm_best).on_medians, 0);
+  EXPECT_EQ(classify(now, &iqm_best), Status::improved);
+}
+
 TEST(Status, CorrectnessComesBeforeSpeed) {
   const RunResult best = make_run({100, 200});
   EXPECT_EQ(classify(make_run({50, 100}, 0.002, {Verdict::correct, Verdict::incorrect}), &best), Status::incorrect);
