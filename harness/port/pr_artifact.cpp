@@ -39,6 +39,11 @@ json centre_us(const json& timing) {
   return iqm != timing.end() && !iqm->is_null() ? *iqm : timing.value("median_us", json());
 }
 
+// An iteration's summed solution time: "runtime_us", or "median_us" in a trajectory written before the IQM.
+json runtime_us(const json& iteration) {
+  return iteration.contains("runtime_us") ? iteration["runtime_us"] : iteration.value("median_us", json());
+}
+
 std::string bench_table(const json& result) {
   std::string t = "| shape | dtype | flags | reference (µs) | solution (µs) | speedup | GB/s | % copy BW | verdict |\n"
                   "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
@@ -160,7 +165,7 @@ PrArtifact render_pr_artifact(const task::TaskSpec& spec, const PrInputs& in) {
     const json iterations = summary->value("iterations", json::array());
     for (const auto& it : iterations)
       md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", it.value("iter", -1), it.value("title", ""), it.value("status", ""),
-                        num(it.value("speedup_vs_baseline", json()), "{:.3f}x"), num(it.contains("runtime_us") ? it["runtime_us"] : it.value("median_us", json())),
+                        num(it.value("speedup_vs_baseline", json()), "{:.3f}x"), num(runtime_us(it)),
                         it.value("commit", "").substr(0, 10));
     md += fmt::format("\nBest: iteration {} (baseline {}).\n", summary->value("best", -1), summary->value("baseline", 0));
   } else {

@@ -7,9 +7,11 @@
 // few percent apart, mixed sample by sample. The median of such a mixture sits in the valley
 // between the modes, where the density is low, so its sampling variance 1/(4 n f(m)^2) is large:
 // it needed 500-2010 samples to reach a 0.5% CI and two runs' medians differed by up to 2%
-// (bench/RESULTS.md, "IQM"). The IQM averages the middle half, so it keeps the median's
-// robustness to the tail (a quarter of the samples on either side can be anything) and converges
-// like a mean: 76-94 samples on the same logged cases, chunk-to-chunk spread 0.28-0.56%.
+// (bench/RESULTS.md, "What decides the warm-run bar"; README, "Which time: the IQM"). The IQM
+// averages the middle half, so it keeps the median's robustness to the tail (a quarter of the
+// samples on either side can be anything) and converges like a mean: this rule, replayed on the
+// same logged cases, stops in 83-100 samples, and its chunk-to-chunk spread is 0.28-0.56% where
+// the median's was 0.86-1.29%. NVBench, Kernel Tuner and Triton report a mean.
 //
 // Its 95% confidence interval is Tukey and McLaughlin's: with g = floor(0.25 n) samples trimmed
 // from each end and h = n - 2g kept, se = s_w / (0.5 sqrt(n)) where s_w is the sample standard
@@ -28,10 +30,10 @@ namespace ako::measure {
 
 // No stable stop below this many samples, whatever opt.min_samples says. The IQM's CI rests on
 // an estimated spread (s_w), and a short run of close samples underestimates it: replayed on
-// the H200's logged two-mode samples, a floor of 6 let one kernel stop at n = 12 with a CI of
-// 0.5% around a centre 1% off the one 2000 samples gave. With 20, each mode of a 50/50 mixture
-// holds about 10 samples before any CI may stop, so both have shown up in the spread. (For
-// the order-statistics CI of the median, 6 was the bare minimum: 1 - 2 * 0.5^n < 0.95 for n < 6.)
+// the H200's logged two-mode samples with the median's floor of 6, one kernel stopped at n = 12,
+// on a spread the first few samples happened to show. With 20, each mode of a 50/50 mixture
+// holds about 10 samples before any CI may stop, so both have shown up in the spread. (For the
+// order-statistics CI of the median, 6 was the bare minimum: 1 - 2 * 0.5^n < 0.95 for n < 6.)
 inline constexpr int kMinSamplesForCi = 20;
 
 // The fraction trimmed from each end for the IQM.
