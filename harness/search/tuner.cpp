@@ -56,7 +56,7 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
                                      ClassMode mode) {
   std::vector<ShapeClass> own, configured;
   for (const auto& c : spec.config_classes)
-    configured.push_back(ShapeClass{c.name, c.when, {}, c.params, true});
+    configured.push_back(ShapeClass{c.name, c.when, {}, c.params, true, c.tuned_on});
   for (const auto* s : shapes) {
     const int c = mode == ClassMode::config ? config_class_of(spec, *s) : -1;
     if (c >= 0) {
@@ -195,6 +195,10 @@ nlohmann::json config_document(const TuneOutcome& outcome, const std::string& so
     if ((co.winner && co.complete) || measured_partial) {
       nlohmann::json on = nlohmann::json::array();
       for (const auto* s : co.cls.shapes) on.push_back({{"name", s->name}, {"dims", s->dims}});
+      c["tuned_on"] = std::move(on);
+    } else if (!replace && !co.cls.tuned_before.empty()) {
+      nlohmann::json on = nlohmann::json::array();
+      for (const auto& s : co.cls.tuned_before) on.push_back({{"name", s.name}, {"dims", s.dims}});
       c["tuned_on"] = std::move(on);
     }
     if (measured_partial)

@@ -30,6 +30,11 @@ struct ShapeClass {
   std::vector<const task::ShapeSpec*> shapes;  // the tuning set's shapes it takes
   Params current;                            // the config's params for it (defaults if new)
   bool from_config = false;                  // an existing config class
+  // The shapes an earlier tune measured `current` on (the config's tuned_on). A written config
+  // keeps them while this run leaves the params as they were: otherwise a per-shape tune would
+  // strip every other class of its mark, and the run would hand those shapes to the nearest
+  // tuned class (task/config.hpp) in place of their own.
+  std::vector<task::ShapeSpec> tuned_before;
 };
 
 enum class ClassMode { config, shape };

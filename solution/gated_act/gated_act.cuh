@@ -8,8 +8,13 @@
 //
 // fp32 math, one rounding at the store, so it agrees with the reference to within an ulp.
 //
-//   template <T, ACT, BLOCK, VEC, UNROLL>
-//   grid = rows * ceil_div(cols / VEC, BLOCK * UNROLL), block = BLOCK, no shared memory.
+//   template <T, ACT, BLOCK, VEC, UNROLL, MUL_BLOCK, MUL_UNROLL>
+//   grid = rows * ceil_div(cols / VEC, B * U), block = B, no shared memory, where B, U are
+//   MUL_BLOCK, MUL_UNROLL for the two cheap `*_and_mul` forms and BLOCK, UNROLL for geglu and
+//   gelu_tanh. Their best launch shapes differ (H200, image shapes: the `*_and_mul` forms
+//   fastest at one chunk per thread in 256-thread blocks, as SGLang's JIT kernel runs; geglu's
+//   erf and the ungated form need two chunks in flight per thread, 5-9% slower at one), so each
+//   group has its own pair and one config class of a shape holds a good choice for both.
 //
 // Layout of the work: a row of d outputs is cut into tiles of BLOCK * UNROLL chunks of VEC
 // elements (VEC = 8: 16-byte accesses); block b takes tile b % tiles of row b / tiles (one
@@ -141,15 +146,20 @@ __device__ __forceinline__ Chunk<VEC> activate(const Chunk<VEC>& a, const Chunk<
 
 }  // namespace gated_act_detail
 
-template <typename T, Act ACT, int BLOCK, int VEC, int UNROLL>
-__global__ void __launch_bounds__(BLOCK)
+// The launch shape of one form: MUL_* for the `*_and_mul` forms, the plain pair for the others.
+template <Act A> inline constexpr bool kMulForm = A == Act::gelu_tanh_and_mul || A == Act::silu_and_mul;
+
+template <typename T, Act ACT, int BLOCK, int VEC, int UNROLL, int MUL_BLOCK, int MUL_UNROLL>
+__global__ void __launch_bounds__(kMulForm<ACT> ? MUL_BLOCK : BLOCK)
 gated_act_kernel(T* __restrict__ out, const T* __restrict__ x, int rows, int cols) {
   using namespace gated_act_detail;
+  constexpr int kBlock = kMulForm<ACT> ? MUL_BLOCK : BLOCK;
+  constexpr int kUnroll = kMulForm<ACT> ? MUL_UNROLL : UNROLL;
   static_assert(sizeof(T) == 2, "bf16 / fp16 only");
-  static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "BLOCK: whole warps, at most 1024");
-  static_assert(UNROLL >= 1, "UNROLL >= 1");
+  static_assert(kBlock % 32 == 0 && kBlock <= 1024, "BLOCK: whole warps, at most 1024");
+  static_assert(kUnroll >= 1, "UNROLL >= 1");
   constexpr bool kGated = ACT != Act::gelu_tanh;
-  constexpr int kTile = BLOCK * UNROLL;  // chunks per block
+  constexpr int kTile = kBlock * kUnroll;  // chunks per block
 
   const int n_chunks = cols / VEC;
   const int tiles = (n_chunks + kTile - 1) / kTile;
@@ -161,10 +171,10 @@ gated_act_kernel(T* __restrict__ out, const T* __restrict__ x, int rows, int col
   T* out_row = out + row * cols;
 
   // 1. Issue every load before any arithmetic on them.
-  Chunk<VEC> a[UNROLL], b[UNROLL];
+  Chunk<VEC> a[kUnroll], b[kUnroll];
 #pragma unroll
-  for (int u = 0; u < UNROLL; ++u) {
-    const int c = first + u * BLOCK;
+  for (int u = 0; u < kUnroll; ++u) {
+    const int c = first + u * kBlock;
     if (c < n_chunks) {
       a[u] = load_chunk<VEC>(a_row + c * VEC);
       if constexpr (kGated) b[u] = load_chunk<VEC>(b_row + c * VEC);
@@ -172,8 +182,8 @@ gated_act_kernel(T* __restrict__ out, const T* __restrict__ x, int rows, int col
   }
   // 2. Activate, round once, store.
 #pragma unroll
-  for (int u = 0; u < UNROLL; ++u) {
-    const int c = first + u * BLOCK;
+  for (int u = 0; u < kUnroll; ++u) {
+    const int c = first + u * kBlock;
     if (c < n_chunks) {
       if constexpr (!kGated) b[u] = a[u];  // unused by the ungated form; keeps it defined
       store_chunk<VEC>(out_row + c * VEC, activate<T, ACT, VEC>(a[u], b[u]));

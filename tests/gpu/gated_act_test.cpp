@@ -69,9 +69,12 @@ TEST(RunGatedAct, EveryFormShapeAndDtypeIsCorrect) {
 // its end, unrolled steps with nothing to do, 1024-thread blocks.
 TEST(RunGatedAct, NarrowVectorsAndPartialTilesAreCorrect) {
   AKO_REQUIRE_GPU();
-  for (const char* params : {"--param VEC=1 --param BLOCK=64 --param UNROLL=4", "--param VEC=2 --param BLOCK=160 --param UNROLL=3",
-                             "--param VEC=4 --param BLOCK=384 --param UNROLL=2", "--param BLOCK=1024 --param UNROLL=1",
-                             "--param BLOCK=384 --param UNROLL=3"}) {
+  // Each launch shape for both form groups (BLOCK / UNROLL: geglu, gelu_tanh; MUL_*: the *_and_mul forms).
+  for (const char* params : {"--param VEC=1 --param BLOCK=64 --param UNROLL=4 --param MUL_BLOCK=160 --param MUL_UNROLL=3",
+                             "--param VEC=2 --param BLOCK=160 --param UNROLL=3 --param MUL_BLOCK=64 --param MUL_UNROLL=4",
+                             "--param VEC=4 --param BLOCK=384 --param UNROLL=2 --param MUL_BLOCK=1024 --param MUL_UNROLL=1",
+                             "--param BLOCK=1024 --param UNROLL=1 --param MUL_BLOCK=384 --param MUL_UNROLL=2",
+                             "--param BLOCK=384 --param UNROLL=3 --param MUL_BLOCK=384 --param MUL_UNROLL=3"}) {
     const auto json = temp_json("gated-act-params");
     const Ran r = run_ako(std::string("run task gated_act --no-time --no-checks --shapes text-512,zimage,ltx-video ") +
                           params + " --json " + json.string());

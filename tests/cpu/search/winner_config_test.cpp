@@ -205,5 +205,44 @@ TEST(Config, AShapeClassWithNoWinnerIsLeftOutAndAConfigClassKeepsItsParams) {
   EXPECT_FALSE(doc["classes"][0].contains("tuned_on"));
 }
 
+// A per-shape tune (--classes shape) searches the shape's own class only; the config classes it
+// did not search keep their params and the mark of the tune that set them. Without the mark,
+// a run gave every shape of those classes to the nearest tuned class (found on the H200: the
+// flux1 class's params served LTX-Video's head_dim 64, 88% of copy down to 62%).
+TEST(Config, AConfigClassThisRunDidNotTuneKeepsItsEarlierTunedOn) {
+  TuneOutcome o;
+  ClassOutcome shape_class;
+  shape_class.cls.name = "shape-flux1";
+  shape_class.cls.current = {{"BLOCK", 256}, {"VEC", 8}};
+  shape_class.winner = Params{{"BLOCK", 128}, {"VEC", 8}};
+  shape_class.complete = true;
+  o.classes.push_back(shape_class);
+  ClassOutcome earlier;
+  earlier.cls.name = "head-dim-64";
+  earlier.cls.when = "D == 64";
+  earlier.cls.current = {{"BLOCK", 128}, {"VEC", 4}};
+  earlier.cls.from_config = true;
+  task::ShapeSpec ltx;
+  ltx.name = "ltx-video";
+  ltx.dims = {{"D", 64}, {"N", 6144}};
+  earlier.cls.tuned_before = {ltx};
+  o.classes.push_back(earlier);
+  ClassOutcome never;
+  never.cls.name = "head-dim-256";
+  never.cls.current = {{"BLOCK", 64}, {"VEC", 2}};
+  never.cls.from_config = true;
+  o.classes.push_back(never);
+  const nlohmann::json doc = config_document(o, "t");
+  ASSERT_EQ(doc["classes"].size(), 3u) << doc.dump();
+  const nlohmann::json& kept = doc["classes"][1];
+  EXPECT_EQ(kept["params"]["BLOCK"], 128);
+  ASSERT_TRUE(kept.contains("tuned_on")) << kept.dump();
+  ASSERT_EQ(kept["tuned_on"].size(), 1u);
+  EXPECT_EQ(kept["tuned_on"][0]["name"], "ltx-video");
+  EXPECT_EQ(kept["tuned_on"][0]["dims"]["D"], 64);
+  EXPECT_FALSE(kept.contains("partial"));
+  EXPECT_FALSE(doc["classes"][2].contains("tuned_on")) << "a class never tuned stays unmarked";
+}
+
 }  // namespace
 }  // namespace ako::search

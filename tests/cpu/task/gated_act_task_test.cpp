@@ -97,7 +97,7 @@ TEST(GatedActTask, EveryFormOnImageShapesAndGeluTanhOnVideoShapes) {
   EXPECT_EQ(cases[4].label(), "text-512 fp16 act=gelu_tanh_and_mul");
   const Case& c = find_case(cases, "zimage fp16 act=silu_and_mul");
   EXPECT_EQ(c.reference.name_expression, "gated_act_reference<__half, Act::silu_and_mul>");
-  EXPECT_EQ(c.solution->name_expression, "gated_act_kernel<__half, Act::silu_and_mul, 128, 8, 2>");
+  EXPECT_EQ(c.solution->name_expression, "gated_act_kernel<__half, Act::silu_and_mul, 128, 8, 2, 128, 2>");
   EXPECT_EQ(c.solution->grid[0], 4096u * 5);  // 1280 chunks per row in tiles of 256
   EXPECT_EQ(c.solution->block[0], 128u);
   ASSERT_TRUE(c.oracle);
@@ -130,7 +130,8 @@ TEST(GatedActTask, DefaultConfigTilesEveryModelRowExactly) {
   for (const auto& c : cases) {
     const int64_t cols = c.shape->dims.at("cols");
     EXPECT_EQ(c.params.at("VEC"), 8) << c.label();
-    const int64_t tile = c.params.at("BLOCK") * c.params.at("UNROLL");
+    const bool mul = act(c) == "gelu_tanh_and_mul" || act(c) == "silu_and_mul";  // their own launch pair
+    const int64_t tile = mul ? c.params.at("MUL_BLOCK") * c.params.at("MUL_UNROLL") : c.params.at("BLOCK") * c.params.at("UNROLL");
     EXPECT_EQ(cols / 8 % tile, 0) << c.label() << ": " << cols / 8 << " chunks in tiles of " << tile;
     EXPECT_NE(c.config_class, "wide") << c.label() << ": no class of its own";
   }

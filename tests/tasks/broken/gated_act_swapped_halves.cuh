@@ -4,8 +4,9 @@
 // against diffusers' GEGLU x[:, :d] * gelu(x[:, d:])): every gated form activates the half that
 // it should multiply by. The ungated gelu_tanh has no halves and comes out right, so the run must
 // call every gated case incorrect, naming 'out', and every gelu_tanh case correct.
-// The solution's template and launch (grid = rows * ceil_div(cols / VEC, BLOCK * UNROLL), block
-// = BLOCK), so ako launches it in the solution's place; plain code, one element at a time.
+// The solution's template and launch (grid = rows * ceil_div(cols / VEC, B * U), block = B, with
+// B, U = MUL_BLOCK, MUL_UNROLL for the `*_and_mul` forms, BLOCK, UNROLL for the others), so ako
+// launches it in the solution's place; plain code, one element at a time.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -26,9 +27,11 @@ __device__ __forceinline__ float gelu_erf(float v) { return 0.5f * v * (1.0f + e
 
 }  // namespace gated_act_broken_detail
 
-template <typename T, Act ACT, int BLOCK, int VEC, int UNROLL>
+template <typename T, Act ACT, int BLOCK_, int VEC, int UNROLL_, int MUL_BLOCK, int MUL_UNROLL>
 __global__ void gated_act_kernel(T* out, const T* x, int rows, int cols) {
   using namespace gated_act_broken_detail;
+  constexpr bool kMul = ACT == Act::gelu_tanh_and_mul || ACT == Act::silu_and_mul;
+  constexpr int BLOCK = kMul ? MUL_BLOCK : BLOCK_, UNROLL = kMul ? MUL_UNROLL : UNROLL_;
   const int tile = BLOCK * UNROLL * VEC;  // elements per block
   const int tiles = (cols / VEC + BLOCK * UNROLL - 1) / (BLOCK * UNROLL);
   const long long row = blockIdx.x / tiles;
