@@ -18,7 +18,8 @@ sglang/multimodal_gen/runtime/{layers,models/dits}):
   rope               apply_rotary_embedding (Triton), interleaved and R == D
   qknorm_rope        fused_inplace_qknorm_rope (JIT diffusion/qknorm_rope.cuh) through
                      ops/diffusion/rope/qknorm_rope_jit.py, under apply_qk_norm_rope's conditions
-                     and its guard can_use_fused_inplace_qknorm_rope: FLUX.1's attention. (SGLang's
+                     and its guard can_use_fused_inplace_qknorm_rope: the attention of FLUX.1, FLUX.2,
+                     Qwen-Image and Z-Image (apply_qk_norm_with_optional_rope). (SGLang's
                      HunyuanVideo block instead norms q / k (FlashInfer's qk_rmsnorm_cute, else the
                      Triton one-pass RMSNorm) and applies RoPE inside its Triton qkv pack; the
                      impl name says so on that model)
