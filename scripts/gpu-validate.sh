@@ -4,7 +4,9 @@
 #   bundle       scripts/make-bundle.sh (bundle/bin/ako with `ako validate`)
 #   peers        scripts/fetch-sglang.sh (SGLang 0.5.23's kernels: the engine backend)
 #   .sgl-proof   scripts/sglang-port-check.sh (every task ported) then
-#                scripts/sglang-gpu-check.sh --prepare ... (the ported kernels and the tvm-ffi wheel)
+#                scripts/sglang-gpu-check.sh --prepare ... (the ported kernels, SGLang's own JIT wrappers
+#                and kernels from the sglang wheel -- the engine backend's QK-norm + RoPE, RMSNorm and
+#                QK-norm, built here on first use under /tmp/ako-validate-build -- and the tvm-ffi wheel)
 # SGLang's CuTe DSL norm kernels (the engine's norm_scale_shift / residual_gate_norm_scale_shift)
 # need nvidia-cutlass-dsl: run scripts/gpu-sglang-deps.sh in the calls before (it unpacks
 # /tmp/sglang-deps/site, used here when present; without it those sites run torch in the
@@ -35,6 +37,9 @@ export CUDA_HOME LD_LIBRARY_PATH=$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY
 DEPS=()
 [ -d /tmp/sglang-deps/site ] && DEPS=(--deps /tmp/sglang-deps/site)
 echo "payload: $(sed -n 4p .sgl-proof/MANIFEST 2>/dev/null || echo 'no .sgl-proof/MANIFEST')" | tee -a "$S"
+# line 5 names SGLang's own files (a payload prepared before issue 18's engine fix lacks it: the
+# engine's JIT sites then run torch, each saying why)
+echo "engine: $(sed -n '5{/^# engine/p}' .sgl-proof/MANIFEST 2>/dev/null | cut -c1-200)" | tee -a "$S"
 echo "deps: ${DEPS[*]:-none: the CuTe DSL sites of the engine run torch}" | tee -a "$S"
 
 RC=0

@@ -11,8 +11,10 @@
 # machine) from the engine tree `scripts/sglang-port-check.sh` ported into (its
 # <work>/sglang), the apache-tvm-ffi wheel and the sglang wheel (for SGLang's make_cpp_args):
 # the sgl_kernel include tree, every kernel and Python wrapper `ako port` wrote there, SGLang's
-# own elementwise/rmsnorm.cuh when the tree has it (rmsnorm's baseline), the wheel(s), and a
-# MANIFEST with sha256s. (tvm-ffi imports typing_extensions>=4.13; torch brings it, the optional
+# own JIT wrappers and kernels from the sglang wheel (scripts/sglang_engine_files.py: norm.py's
+# RMSNorm and QK-norm, qknorm_rope_jit.py, the activation, their .cuh closure; `ako validate`'s
+# engine backend builds them, rmsnorm.cuh is also rmsnorm's baseline here), the wheel(s), and a
+# MANIFEST with sha256s (line 4 names the ported files, line 5 SGLang's own). (tvm-ffi imports typing_extensions>=4.13; torch brings it, the optional
 # TYPING_EXT_WHEEL is installed next to tvm-ffi only where it is missing.) Nothing of SGLang is
 # committed to this repository.
 #
@@ -34,7 +36,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-PAY=$REPO/.sgl-proof
+PAY=${SGL_PROOF:-$REPO/.sgl-proof}  # SGL_PROOF: another payload folder (the CPU tests prepare one of their own)
 ENGINE_REL=sglang/python/sglang/kernels
 
 if [ "${1:-}" = "--prepare" ]; then
@@ -50,10 +52,15 @@ if [ "${1:-}" = "--prepare" ]; then
   rm -rf "$PAY"
   mkdir -p "$PAY/$ENGINE_REL/jit/utils/compile" "$PAY/wheels"
   cp -r "$K/jit/include" "$PAY/$ENGINE_REL/jit/"
-  for f in "${PORTED[@]}" $( [ -f "$K/jit/csrc/elementwise/rmsnorm.cuh" ] && echo jit/csrc/elementwise/rmsnorm.cuh ); do
+  for f in "${PORTED[@]}"; do
     mkdir -p "$PAY/$ENGINE_REL/$(dirname "$f")"
     cp "$K/$f" "$PAY/$ENGINE_REL/$f"
   done
+  # SGLang's own JIT wrappers and kernels (ako validate's engine backend, rmsnorm's baseline),
+  # from the wheel: the release itself, whatever the engine tree holds
+  OWN=$(python3 "$REPO/scripts/sglang_engine_files.py" extract "$SGL_WHL" "$PAY/$ENGINE_REL") \
+    || { echo "could not take SGLang's own files from $SGL_WHL" >&2; exit 2; }
+  mapfile -t ENGINE_OWN <<< "$OWN"
   python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("sglang/kernels/jit/utils/compile/cpp_args.py"))' \
     "$SGL_WHL" "$PAY/$ENGINE_REL/jit/utils/compile/cpp_args.py"
   cp "$WHL" "$PAY/wheels/"
@@ -63,6 +70,7 @@ if [ "${1:-}" = "--prepare" ]; then
     echo "# engine tree: $TREE (HEAD $(git -C "$TREE" rev-parse --short HEAD 2>/dev/null || echo '?'), branch $(git -C "$TREE" branch --show-current 2>/dev/null || echo '?'))"
     echo "# tvm-ffi wheel: $(basename "$WHL"); make_cpp_args from $(basename "$SGL_WHL")"
     echo "# ported: $(printf '%s ' "${PORTED[@]}")"
+    echo "# engine's own (from the wheel): $(printf '%s ' "${ENGINE_OWN[@]}")"
     (cd "$PAY" && find . -type f ! -name MANIFEST | LC_ALL=C sort | xargs sha256sum)
   } > "$PAY/MANIFEST"
   du -sh "$PAY"; grep -vc '^#' "$PAY/MANIFEST" | sed 's/$/ files/'

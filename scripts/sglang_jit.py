@@ -50,30 +50,47 @@ def wrapper_source(files, wrappers):
     return "\n".join(lines) + "\n"
 
 
-class Builder:
-    def __init__(self, payload: pathlib.Path, build_root: pathlib.Path, arch: str):
-        import tvm_ffi.libinfo as li
+def ffi_from_wheel(wheel: pathlib.Path, dest: pathlib.Path):
+    """(include dirs, lib dir, lib name) of an apache-tvm-ffi wheel unpacked under dest, without
+    importing it (a wheel for another CPython serves: the headers and libtvm_ffi.so are the same);
+    for a Builder on a machine whose Python cannot import that wheel (the CPU tests)."""
+    import zipfile
+    z = zipfile.ZipFile(wheel)
+    members = [m for m in z.namelist() if m.startswith(("tvm_ffi/include/", "tvm_ffi/3rdparty/dlpack/include/"))
+               or m == "tvm_ffi/lib/libtvm_ffi.so"]
+    z.extractall(dest, members)
+    return ([str(dest / "tvm_ffi/include"), str(dest / "tvm_ffi/3rdparty/dlpack/include")],
+            str(dest / "tvm_ffi/lib"), "tvm_ffi")
 
-        self.kernel_path = payload / ENGINE_REL / "jit"
+
+class Builder:
+    def __init__(self, payload: pathlib.Path, build_root: pathlib.Path, arch: str, ffi=None):
+        """ffi: (include dirs, lib dir, lib name); default: the installed tvm_ffi's (libinfo)."""
+        self.kernel_path = (payload / ENGINE_REL / "jit").resolve()  # nvcc runs in the build folder
         self.build_root = build_root
         self.arch = arch  # "90a": sm_90a, SGL_CUDA_ARCH=900 (arch.py's jit_flag: major*100 + minor*10)
         digits = int("".join(c for c in arch if c.isdigit()))
         self.sgl_cuda_arch = (digits // 10) * 100 + (digits % 10) * 10
-        lib = pathlib.Path(li.find_libtvm_ffi())
-        self.ffi_includes = list(dict.fromkeys([li.find_include_path(), li.find_dlpack_include_path()]))
-        self.ffi_libdir, self.ffi_lib = str(lib.parent), lib.stem.removeprefix("lib")
+        if ffi is None:
+            import tvm_ffi.libinfo as li
+            lib = pathlib.Path(li.find_libtvm_ffi())
+            ffi = ([li.find_include_path(), li.find_dlpack_include_path()], str(lib.parent), lib.stem.removeprefix("lib"))
+        self.ffi_includes = list(dict.fromkeys(ffi[0]))
+        self.ffi_libdir, self.ffi_lib = ffi[1], ffi[2]
         cuda_home = os.environ.get("CUDA_HOME") or str(pathlib.Path(shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc").parent.parent)
         self.cuda_home = cuda_home
         self.nvcc = os.path.join(cuda_home, "bin", "nvcc")
         self.cxx = os.environ.get("CXX") or shutil.which("c++") or "g++"
 
-    def build(self, name: str, cuda_files, wrappers) -> pathlib.Path:
-        """One module from one generated unit; the build folder is keyed by the unit's text and
-        the kernel files' contents, so a load_jit asking for the same unit later finds it built (as
-        SGLang's cache would), and a payload prepared again from a new port is built again."""
+    def build(self, name: str, cuda_files, wrappers, extra_cuda_cflags=()) -> pathlib.Path:
+        """One module from one generated unit; the build folder is keyed by the unit's text, the
+        extra nvcc flags (load_jit's extra_cuda_cflags: SGLang's activation asks --use_fast_math)
+        and the kernel files' contents, so a load_jit asking for the same unit later finds it built
+        (as SGLang's cache would), and a payload prepared again from a new port is built again."""
         files = [str((self.kernel_path / "csrc" / f).resolve()) for f in cuda_files]
         src = wrapper_source(files, wrappers)
-        key = hashlib.sha256(src.encode())
+        extra = [str(f) for f in extra_cuda_cflags]
+        key = hashlib.sha256(src.encode() + "\0".join(extra).encode())
         for f in files:
             key.update(pathlib.Path(f).read_bytes())
         d = self.build_root / f"{key.hexdigest()[:16]}"
@@ -87,12 +104,13 @@ class Builder:
         compile_cmd = [self.nvcc, "-MD", "-MF", "cuda.o.d", "-Xcompiler", "-fPIC",
                        f"-gencode=arch=compute_{self.arch},code=sm_{self.arch}",
                        f"-DSGL_CUDA_ARCH={self.sgl_cuda_arch}", "-std=c++20", "-O3", "--expt-relaxed-constexpr",
-                       *includes, "-c", "cuda.cu", "-o", "cuda.o"]
+                       *extra, *includes, "-c", "cuda.cu", "-o", "cuda.o"]
         link_cmd = [self.cxx, "cuda.o", "-shared", f"-L{self.ffi_libdir}", f"-l{self.ffi_lib}",
                     f"-L{self.cuda_home}/lib64", "-lcudart", "-o", so.name]
         t0 = time.time()
         for cmd in (compile_cmd, link_cmd):
-            (d / "build.sh").open("a").write(" ".join(cmd) + "\n")
+            with (d / "build.sh").open("a") as f:
+                f.write(" ".join(cmd) + "\n")
             r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
             if r.returncode != 0:
                 raise Failure(f"build of {name} failed: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
@@ -127,20 +145,26 @@ def cache_once(fn):
 
 def install_jit_utils(payload: pathlib.Path, builder: Builder, tvm_ffi, loads: list):
     """Register a stand-in sglang.kernels.jit.utils (cache_once, load_jit building with `builder`
-    as SGLang's JIT would, SGLang's own make_cpp_args) so that a ported wrapper imports as in
-    SGLang; `loads` collects each load_jit call's (names, cuda_wrappers)."""
+    as SGLang's JIT would, SGLang's own make_cpp_args, and the arch helpers SGLang's own wrappers
+    import: is_arch_support_pdl and get_activation_cuda_cflags as arch.py answers them on CUDA for
+    the builder's target) so that a ported wrapper, or one of SGLang's own JIT wrappers, imports
+    as in SGLang; `loads` collects each load_jit call's (names, cuda_wrappers)."""
     spec = importlib.util.spec_from_file_location("_sgl_cpp_args", payload / ENGINE_REL / "jit/utils/compile/cpp_args.py")
     cpp_args = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cpp_args)  # needs only torch
 
-    def load_jit(*names, cuda_files=None, cuda_wrappers=None, **_):
+    def load_jit(*names, cuda_files=None, cuda_wrappers=None, extra_cuda_cflags=None, **_):
         name = "_".join(str(n) for n in names).replace(" ", "").replace(",", "_")
-        so = builder.build(f"jit_{hashlib.sha256(name.encode()).hexdigest()[:8]}", list(cuda_files or []), list(cuda_wrappers or []))
+        so = builder.build(f"jit_{hashlib.sha256(name.encode()).hexdigest()[:8]}", list(cuda_files or []),
+                           list(cuda_wrappers or []), list(extra_cuda_cflags or []))
         loads.append((names, cuda_wrappers))
         return tvm_ffi.load_module(str(so))
 
     utils = types.ModuleType("sglang.kernels.jit.utils")
     utils.cache_once, utils.load_jit, utils.make_cpp_args = cache_once, load_jit, cpp_args.make_cpp_args
+    # arch.py: PDL from sm_90 on; --use_fast_math for the activation kernels on CUDA
+    utils.is_arch_support_pdl = cache_once(lambda: builder.sgl_cuda_arch >= 900)
+    utils.get_activation_cuda_cflags = lambda: ["--use_fast_math"]
     for pkg in ("sglang", "sglang.kernels", "sglang.kernels.jit"):
         sys.modules.setdefault(pkg, types.ModuleType(pkg))
     sys.modules["sglang.kernels.jit.utils"] = utils

@@ -31,7 +31,8 @@ def parse(argv):
     ap.add_argument("--blocks", type=int, default=2, help="blocks of each kind per step (0: the model's real count; default 2)")
     ap.add_argument("--graph", action="store_true", help="also time and attribute each backend's step under a CUDA graph")
     ap.add_argument("--backends", default="torch,engine,ako", help="comma-separated subset of torch,engine,ako")
-    ap.add_argument("--payload", default=str(REPO / ".sgl-proof"), help="the ported kernels (scripts/sglang-gpu-check.sh --prepare)")
+    ap.add_argument("--payload", default=str(REPO / ".sgl-proof"),
+                    help="the ported kernels and SGLang's own JIT wrappers (scripts/sglang-gpu-check.sh --prepare)")
     ap.add_argument("--deps", help="unpacked scripts/fetch-sglang-deps.sh archive (CuTe DSL, tvm-ffi), as bench/peer_timing.py")
     ap.add_argument("--micro-samples", type=int, default=20, help="samples per call in the microbench (0: skip it)")
     ap.add_argument("--json", help="write the result here")
@@ -55,7 +56,7 @@ def make_backends(names, args):
     if args.device == "cpu":
         return {"torch": out["torch"]}
     from validate.ops_engine import EngineOps
-    engine = EngineOps()
+    engine = EngineOps(args.payload, args.model)  # its JIT sites build SGLang's own wrappers from the payload
     out["engine"] = engine
     if "ako" in names:
         from validate.ops_ako import AkoOps
@@ -72,6 +73,9 @@ def run_backend(torch, stack, ops, args, result_for, record):
     out = stack.step(k).detach().clone()
     k.listing = k.recording = False
     row = {"sites": k.swapped()}
+    if result_for == "engine":  # which of SGLang's kernels (or torch, and why) ran at each site
+        for s in row["sites"]:
+            log(f"  engine {s['site']} ({s['family']}, {s['calls']}x): {s['impl']}")
     if args.device == "cpu":
         return row, out, k
     fn = lambda: stack.step(k)  # noqa: E731

@@ -1,16 +1,14 @@
 """The `ako` backend: the kernels `ako port` wrote into an SGLang tree, packed into .sgl-proof by
 `scripts/sglang-gpu-check.sh --prepare`, built with SGLang's JIT flags and loaded through
-tvm-ffi exactly as scripts/sglang_port_gpu.py's wrapper check does (scripts/sglang_jit.py: a
-stand-in sglang.kernels.jit.utils whose load_jit builds the unit SGLang's would; the ported
-wrapper imported under its SGLang module name). Each site calls the ported wrapper's entry with
+tvm-ffi exactly as scripts/sglang_port_gpu.py's wrapper check does (engine_jit.setup, shared
+with the engine backend: scripts/sglang_jit.py's stand-in sglang.kernels.jit.utils whose load_jit
+builds the unit SGLang's would; the ported wrapper imported under its SGLang module name). Each site calls the ported wrapper's entry with
 the task's buffers, flags and axes (named as task.json and `ako port` name them); a wrapper that
 returns False (a layout, dtype or build it does not take), raises (a shape its tuned config
 refuses), or a family not ported, runs the engine backend's kernel there, and the impl name says
 so: dispatch.py lists every such site."""
 import json
-import os
 import pathlib
-import sys
 
 import torch
 
@@ -67,26 +65,12 @@ class AkoOps:
             self.unavailable = f"{type(e).__name__}: {e}"
 
     def _load(self, payload, arch):
-        if not (payload / "MANIFEST").is_file():
-            raise FileNotFoundError(f"no {payload / 'MANIFEST'}: run scripts/sglang-gpu-check.sh --prepare and carry .sgl-proof")
-        sys.path.insert(0, str(REPO / "scripts"))
-        if not (hasattr(torch.Tensor, "__dlpack_c_exchange_api__") or hasattr(torch.Tensor, "__c_dlpack_exchange_api__")):
-            os.environ.setdefault("TVM_FFI_DISABLE_TORCH_C_DLPACK", "1")  # as scripts/sglang_port_gpu.py
-        from sglang_jit import Builder, import_wrapper, install_jit_utils
+        from . import engine_jit
+        env = engine_jit.setup(payload, arch)  # shared with the engine backend's JIT sites
+        from sglang_jit import import_wrapper
         from sglang_port_entries import read_port
         from sglang_port_gpu import ported_tasks
-        import tvm_ffi
-        from . import ops_engine
-        for m in (ops_engine.CUTE, ops_engine.LN_MOD, ops_engine.NORM_INFER, ops_engine.SCALE_SHIFT,
-                  ops_engine.ROTARY, ops_engine.SWIGLU):
-            ops_engine._load(*m)  # the engine's modules first: they bind SGLang's own jit utils
-        before = sys.modules.get("sglang.kernels.jit.utils")
-        build_root = pathlib.Path(os.environ.get("AKO_VALIDATE_BUILD", "/tmp/ako-validate-build"))
-        builder = Builder(payload, build_root, arch)
-        self.engine.attach_jit(builder, tvm_ffi, payload)
-        utils = install_jit_utils(payload, builder, tvm_ffi, self.loads)
-        if before is not None and hasattr(before, "get_jit_cuda_arch"):
-            utils.get_jit_cuda_arch = before.get_jit_cuda_arch
+        self.loads = env.loads
         for task, path in ported_tasks(payload).items():
             spec_path = REPO / "tasks" / task / "task.json"
             port = read_port(spec_path, path)

@@ -1,20 +1,40 @@
-"""The `engine` backend: at each site, the kernel SGLang 0.5.23's diffusion runtime runs on CUDA,
-where bench/peers can load it from peers/sglang-0.5.23 (bench/peers/sglang_loader.py, no sglang
-install); the same calls as bench/peers/<family>.py's engine peers. Where the engine's kernel is
-not callable from Python here (FlashInfer / sgl-kernel are not installed on the GPU machine: the
-engine's qknorm, gated GELU; SGLang's JIT qknorm_rope), or its guard declines the site, the
-site runs the torch form and the impl name says why (dispatch.py lists it).
+"""The `engine` backend: at each site, the kernel SGLang 0.5.23's diffusion runtime runs on CUDA.
+Its Triton and CuTe DSL kernels load from peers/sglang-0.5.23 (bench/peers/sglang_loader.py, no
+sglang install), the same calls as bench/peers/<family>.py's engine peers; its JIT CUDA kernels
+are built from the payload through SGLang's own Python wrappers (engine_jit.py). Where the
+runtime's kernel is in sgl-kernel or FlashInfer (compiled wheels not installed on the GPU
+machine), or its guard declines the site, the site runs the torch form and the impl name says
+why; where the runtime itself runs torch, the impl name says that (dispatch.py lists each site).
 
-Which kernel per family (context/sglang_modulation.md, bench/peers/*.py):
-  rmsnorm                          SGLang's JIT RMSNorm (elementwise/rmsnorm.cuh) when the payload
-                                   packs it, built by the ako backend's builder (attach_jit)
-  norm_scale_shift                 fused_norm_scale_shift (CuTe DSL), C % 256 == 0 and C <= 8192;
-                                   else FLUX's fused_layernorm_modulate (KDA Triton) for bf16 [B,C]
+Which kernel per family (context/sglang_modulation.md, bench/peers/*.py; the runtime's files in
+sglang/multimodal_gen/runtime/{layers,models/dits}):
+  rmsnorm            SGLang's JIT RMSNorm (elementwise/rmsnorm.cuh) through ops/layernorm/norm.py's
+                     rmsnorm: the JIT twin of RMSNorm.forward_cuda's sgl_kernel.rmsnorm
+  norm_scale_shift   fused_norm_scale_shift (CuTe DSL), C % 256 == 0 and C <= 8192;
+                     else FLUX's fused_layernorm_modulate (KDA Triton) for bf16 [B,C]
   residual_gate_norm_scale_shift   fused_scale_residual_norm_scale_shift (CuTe DSL), same guard
-  layernorm                        norm_infer (Triton)
-  scale_shift                      fuse_scale_shift_kernel (Triton)
-  rope                             apply_rotary_embedding (Triton), interleaved and R == D
-  gated_act                        fused_packed_silu_mul_bitexact (Triton), bf16 silu_and_mul"""
+  layernorm          norm_infer (Triton)
+  scale_shift        fuse_scale_shift_kernel (Triton)
+  rope               apply_rotary_embedding (Triton), interleaved and R == D
+  qknorm_rope        fused_inplace_qknorm_rope (JIT diffusion/qknorm_rope.cuh) through
+                     ops/diffusion/rope/qknorm_rope_jit.py, under apply_qk_norm_rope's conditions
+                     and its guard can_use_fused_inplace_qknorm_rope: the attention of FLUX.1, FLUX.2,
+                     Qwen-Image and Z-Image (apply_qk_norm_with_optional_rope). (SGLang's
+                     HunyuanVideo block instead norms q / k (FlashInfer's qk_rmsnorm_cute, else the
+                     Triton one-pass RMSNorm) and applies RoPE inside its Triton qkv pack; the
+                     impl name says so on that model)
+  qknorm             across heads (Wan, LTX: RMSNorm(C) on q and k): SGLang's JIT RMSNorm over the
+                     C-wide rows, out of place as RMSNorm.forward_cuda returns, the twin of its
+                     sgl_kernel.rmsnorm. (SGLang's Wan block fuses this norm with the RoPE in a CuTe
+                     DSL kernel built on FlashInfer's norm utils, not installed; the validate step
+                     keeps QK-norm and RoPE two sites.) Per head: fused_inplace_qknorm (JIT
+                     elementwise/qknorm.cuh) under apply_qk_norm's conditions and guard
+  gated_act          gelu_tanh: torch, as the runtime runs it (nn.GELU(approximate="tanh") in the
+                     MLP; at quality "lossless" it folds the GELU into fc_in's cublasLt epilogue,
+                     torch._addmm_activation, a GEMM fusion outside this site); gelu_tanh_and_mul:
+                     torch (GeluAndMul.forward_cuda is forward_native); silu_and_mul: FLUX.2's
+                     fused_packed_silu_mul_bitexact (Triton), Z-Image's SiluAndMul: the JIT
+                     activation (elementwise/activation.cuh) through ops/activation/activation.py"""
 import functools
 
 from . import ops_torch
@@ -36,20 +56,14 @@ NORM_INFER = ("kernels.ops.diffusion.norm.norm_triton", ("triton",))
 SCALE_SHIFT = ("kernels.ops.diffusion.modulate.scale_shift_triton", ("triton",))
 ROTARY = ("kernels.ops.diffusion.rope.rotary_triton", ("triton",))
 SWIGLU = ("kernels.ops.diffusion.activation.silu_mul_bitexact", ("triton",))
+PEER_MODULES = (CUTE, LN_MOD, NORM_INFER, SCALE_SHIFT, ROTARY, SWIGLU)
 
-
-def _rms_class(d):
-    """The RMSNorm struct SGLang 0.5.23 picks for hidden size d (None: not served)."""
-    if not (d in (64, 128, 256) or (256 < d <= 8192 and d % 256 == 0) or (8192 <= d <= 16384 and d % 512 == 0)):
-        return None
-    if d in (64, 128, 256):
-        return "RMSNormWarpKernel"
-    return "RMSNormHalfKernel" if d == 512 or (d >= 2048 and d % 512 == 0) else "RMSNormKernel"
-
-
-def torch_empty_like(t):
-    import torch
-    return torch.empty_like(t)
+# gated_act where SGLang's runtime runs torch itself: the impl names the runtime's op
+RUNTIME_TORCH = {
+    "gelu_tanh": "torch: SGLang's MLP runs nn.GELU(approximate='tanh') here (at quality 'lossless' the GELU rides "
+                 "fc_in's cublasLt epilogue, torch._addmm_activation: a GEMM fusion outside this site)",
+    "gelu_tanh_and_mul": "torch: SGLang's GeluAndMul.forward_cuda is its forward_native",
+}
 
 
 def _mod(t, B, C):
@@ -60,16 +74,11 @@ def _mod(t, B, C):
 class EngineOps:
     name = "engine"
 
-    def __init__(self):
+    def __init__(self, payload=None, model=None):
         self.why = dict(self.WHY)  # family -> why its last site ran the torch form
         self._cs = {}
-        self.jit = None            # (Builder, tvm_ffi, payload): SGLang's own JIT kernels (attach_jit)
-        self._rms = {}
-
-    def attach_jit(self, builder, tvm_ffi, payload):
-        """SGLang's JIT RMSNorm (elementwise/rmsnorm.cuh, which --prepare packs beside the ports
-        when the tree has it), built with the ako backend's builder as SGLang's JIT would."""
-        self.jit = (builder, tvm_ffi, payload)
+        self.payload, self.model = payload, model
+        self._env = None           # engine_jit.JitEnv, or why there is none (a string)
 
     def __call__(self, family, *args, **kw):
         fn = getattr(self, family, None)
@@ -79,9 +88,41 @@ class EngineOps:
         why = self.why.get(family, "no engine kernel callable from Python here")
         return getattr(ops_torch, family)(*args, **kw), f"torch ({why})"
 
-    WHY = {"rmsnorm": "SGLang's JIT RMSNorm is not in the payload (.sgl-proof) and sgl-kernel is not installed here",
-           "qknorm": "SGLang's JIT fused_inplace_qknorm is not built by bench/peers",
-           "qknorm_rope": "SGLang's JIT qknorm_rope is not built by bench/peers"}
+    WHY = {"rmsnorm": "SGLang's JIT RMSNorm (ops/layernorm/norm.py) is not in the payload, and sgl-kernel is not installed here",
+           "qknorm": "SGLang's JIT RMSNorm / fused_inplace_qknorm (ops/layernorm/norm.py) is not in the payload",
+           "qknorm_rope": "SGLang's fused_inplace_qknorm_rope (ops/diffusion/rope/qknorm_rope_jit.py) is not in the payload"}
+
+    def _wrapper(self, family, name):
+        """SGLang's JIT wrapper module, or None with the family's why set."""
+        if self._env is None:
+            if self.payload is None:
+                self._env = "no payload given (--payload)"
+            else:
+                try:
+                    from . import engine_jit
+                    self._env = engine_jit.setup(self.payload)
+                except Exception as e:  # noqa: BLE001  no tvm-ffi, no payload: the JIT sites say so
+                    self._env = f"SGLang's JIT set-up failed: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+        m = self._env if isinstance(self._env, str) else self._env.wrapper(name)
+        if isinstance(m, str):
+            self.why[family] = m
+            return None
+        return m
+
+    def _refused(self, family, why):
+        self.why[family] = why
+        return None
+
+    def _ran(self, family, fn, **kw):
+        """fn(**kw) (a JIT wrapper's entry); False with the family's why set when it raised (its
+        first call builds the module: a build or a host check that fails is named, not fatal)."""
+        try:
+            fn(**kw)
+            return True
+        except Exception as e:  # noqa: BLE001
+            self._refused(family, f"{fn.__module__}.{fn.__name__} raised {type(e).__name__}: "
+                                  f"{str(e).splitlines()[0][:200] if str(e) else ''}")
+            return False
 
     def _cute(self, C):
         if C % 256 or C > 8192:
@@ -113,36 +154,76 @@ class EngineOps:
                                                          _mod(scale, B, C), _mod(shift, B, C), norm, eps)
         return (y, res), "sglang_cute"
 
+    def _jit_rms(self, family, x2, weight, eps):
+        """norm.rmsnorm on [N, C] rows (a row stride of its own is fine), out of place."""
+        from .engine_jit import rmsnorm_refusal
+        why = rmsnorm_refusal(str(x2.dtype), None if weight is None else str(weight.dtype), x2.shape[-1])
+        if why is not None:
+            return self._refused(family, why)
+        m = self._wrapper(family, "sglang.kernels.ops.layernorm.norm")
+        if m is None:
+            return None
+        out = x2.new_empty(x2.shape)  # contiguous, as the runtime's RMSNorm returns
+        return out if self._ran(family, m.rmsnorm, input=x2, weight=weight, out=out, eps=eps) else None
+
     def rmsnorm(self, x, weight, eps):
-        """sglang.kernels.ops.layernorm.norm's RMSNorm: its struct picked by hidden size as in
-        scripts/sglang_gpu_check.py (weight required, PDL on sm_90)."""
-        C = x.shape[-1]
-        if self.jit is None or weight is None or not x.is_contiguous():
+        """SGLang's JIT RMSNorm (ops/layernorm/norm.py's rmsnorm: its kernel struct picked by hidden
+        size, PDL from sm_90), for RMSNorm.forward_cuda's sgl_kernel.rmsnorm."""
+        if weight is None or not x.is_contiguous():
+            return self._refused("rmsnorm", "no weight, or strided rows: RMSNorm.forward_cuda's forms only")
+        out = self._jit_rms("rmsnorm", x.reshape(-1, x.shape[-1]), weight, eps)
+        return None if out is None else (out.view(x.shape), "sglang_jit rmsnorm")
+
+    def qknorm(self, q, k, q_weight, k_weight, eps, across_heads):
+        if across_heads:
+            N = q.shape[0]
+            outs = [self._jit_rms("qknorm", t.reshape(N, -1), w, eps) for t, w in ((q, q_weight), (k, k_weight))]
+            if any(o is None for o in outs):
+                return None
+            return ((outs[0].view(q.shape), outs[1].view(k.shape)),
+                    "sglang_jit rmsnorm across heads (Wan's block fuses it with RoPE: CuTe DSL on FlashInfer, not here)")
+        D = q.shape[-1]
+        if not (str(q.dtype) in ("torch.float16", "torch.bfloat16") and q_weight.dtype == q.dtype == k.dtype == k_weight.dtype):
+            return self._refused("qknorm", f"dtype {q.dtype}: apply_qk_norm's fused path wants one half type")
+        if not (q.is_contiguous() and k.is_contiguous()):
+            return self._refused("qknorm", "q or k is not contiguous: apply_qk_norm runs RMSNorm per head there "
+                                           "(triton_one_pass_rms_norm / sgl_kernel.rmsnorm)")
+        m = self._wrapper("qknorm", "sglang.kernels.ops.layernorm.norm")
+        if m is None:
             return None
-        builder, tvm_ffi, payload = self.jit
-        if not (payload / "sglang/python/sglang/kernels/jit/csrc/elementwise/rmsnorm.cuh").is_file():
+        if not m.can_use_fused_inplace_qknorm(D, q.dtype):
+            return self._refused("qknorm", f"can_use_fused_inplace_qknorm({D}, {q.dtype}) is False")
+        if not self._ran("qknorm", m.fused_inplace_qknorm, q=q.view(q.shape[0], -1, D), k=k.view(k.shape[0], -1, D),
+                         q_weight=q_weight, k_weight=k_weight, head_dim=D, eps=eps):
             return None
-        cls = _rms_class(C)
-        dt = {"torch.bfloat16": "bf16", "torch.float16": "fp16"}.get(str(x.dtype))
-        if cls is None or dt is None:
-            self.why["rmsnorm"] = f"SGLang's JIT RMSNorm takes no hidden size {C} / dtype {x.dtype}"
+        return (q, k), "sglang_jit qknorm"
+
+    def qknorm_rope(self, q, k, q_weight, k_weight, cos_sin_cache, pos, eps, neox):
+        """apply_qk_norm_rope's fused path: fused_inplace_qknorm_rope on q, k [N, H, D] in place."""
+        import os
+        from .engine_jit import qknorm_rope_refusal
+        D, R = q.shape[-1], cos_sin_cache.shape[-1]
+        enabled = os.environ.get("SGLANG_ENABLE_FUSED_QKNORM_ROPE", "1").lower() not in {"0", "false", "off", "no"}
+        why = qknorm_rope_refusal(str(q.dtype), str(k.dtype), (str(q_weight.dtype), str(k_weight.dtype)),
+                                  q.is_contiguous() and k.is_contiguous(), R, D, enabled)
+        if why is not None:
+            return self._refused("qknorm_rope", why)
+        m = self._wrapper("qknorm_rope", "sglang.kernels.ops.diffusion.rope.qknorm_rope_jit")
+        if m is None:
             return None
-        key = (C, dt)
-        if key not in self._rms:
-            try:
-                so = builder.build(f"sgl_rmsnorm_{C}_{dt}", ["elementwise/rmsnorm.cuh"],
-                                   [("sgl_rmsnorm", f"{cls}<{C}, true, {dt}_t>::run")])
-                self._rms[key] = tvm_ffi.load_module(str(so)).get_function("sgl_rmsnorm")
-            except Exception as e:  # noqa: BLE001
-                self._rms[key] = None
-                self.why["rmsnorm"] = f"SGLang's JIT RMSNorm did not build: {str(e).splitlines()[0][:200]}"
-        fn = self._rms[key]
-        if fn is None:
+        if not m.can_use_fused_inplace_qknorm_rope(head_dim=D, rope_dim=R, is_neox=neox, dtype=q.dtype,
+                                                   cache_dtype=cos_sin_cache.dtype):
+            return self._refused("qknorm_rope", f"can_use_fused_inplace_qknorm_rope(head_dim={D}, rope_dim={R}, "
+                                                f"is_neox={neox}, {q.dtype}, cache {cos_sin_cache.dtype}) is False")
+        if not self._ran("qknorm_rope", m.fused_inplace_qknorm_rope, q=q.view(-1, q.shape[-2], D),
+                         k=k.view(-1, k.shape[-2], D), q_weight=q_weight, k_weight=k_weight, cos_sin_cache=cos_sin_cache,
+                         positions=pos, is_neox=neox, eps=eps, head_dim=D, rope_dim=R):
             return None
-        x2 = x.reshape(-1, C)
-        out = torch_empty_like(x2)
-        fn(x2, weight, out, eps)
-        return out.view(x.shape), "sglang_jit"
+        impl = "sglang_jit qknorm_rope"
+        if self.model == "hunyuan":
+            impl += (" (FLUX.1's path; SGLang's HunyuanVideo block norms q / k with FlashInfer's qk_rmsnorm_cute or "
+                     "the Triton one-pass RMSNorm and applies RoPE in its Triton qkv pack)")
+        return (q, k), impl
 
     def layernorm(self, x, weight, bias, eps):
         m = _load(*NORM_INFER)
@@ -180,13 +261,21 @@ class EngineOps:
         return (apply(q, cos, sin, interleaved=True), apply(k, cos, sin, interleaved=True)), "sglang_triton"
 
     def gated_act(self, x, act):
+        """What SGLang's runtime runs at the FFN activation, by act (and model for silu_and_mul)."""
         import torch
-        if act != "silu_and_mul" or x.dtype != torch.bfloat16:
-            self.why["gated_act"] = ("FlashInfer's act_and_mul (sgl-kernel) is not installed here; SGLang's Triton "
-                                     "SwiGLU serves bf16 silu_and_mul only")
-            return None
+        if act in RUNTIME_TORCH:
+            return ops_torch.gated_act(x, act), RUNTIME_TORCH[act]
+        if act != "silu_and_mul":
+            return self._refused("gated_act", f"act {act}: no SGLang site")
+        if self.model == "zimage":  # Z-Image's FeedForward: SiluAndMul.forward_cuda -> the JIT activation
+            m = self._wrapper("gated_act", "sglang.kernels.ops.activation.activation")
+            if m is None:
+                return None
+            out = x.new_empty(x.shape[0], x.shape[-1] // 2)
+            return (out, "sglang_jit silu_and_mul") if self._ran("gated_act", m.silu_and_mul, input=x, out=out) else None
+        if x.dtype != torch.bfloat16:  # FLUX.2's _flux2_swiglu: bf16 only, else torch
+            return ops_torch.gated_act(x, act), "torch: SGLang's FLUX.2 SwiGLU runs torch for this dtype"
         m = _load(*SWIGLU)
         if isinstance(m, str):
-            self.why["gated_act"] = m
-            return None
-        return m.fused_packed_silu_mul_bitexact(x.view(1, -1, x.shape[-1])).view(x.shape[0], -1), "sglang_triton"
+            return self._refused("gated_act", m)
+        return m.fused_packed_silu_mul_bitexact(x.view(1, -1, x.shape[-1])).view(x.shape[0], -1), "sglang_triton silu_mul_bitexact"

@@ -51,6 +51,7 @@ struct ValidateResult {
   std::string blocks_note;
   std::vector<BackendResult> backends;
   std::vector<SiteRow> ako_sites;
+  std::vector<SiteRow> engine_sites;         // what the engine backend ran at each site (SGLang's kernel, or torch and why)
   std::vector<FamilyVerdict> families;
   std::map<std::string, double> step_speedup;  // mode -> engine step / ako step
   std::vector<std::string> ported;

@@ -107,6 +107,9 @@ std::string format_validate_text(const ValidateResult& r) {
   if (!r.families.empty()) out += "\n" + align(family_header(r), family_rows(r));
   for (const auto& f : r.families)
     if (!f.reason.empty()) out += fmt::format("  {}: {}\n", f.family, f.reason);
+  std::vector<std::vector<std::string>> engine;
+  for (const auto& s : r.engine_sites) engine.push_back({s.site, s.family, std::to_string(s.calls), s.impl});
+  if (!engine.empty()) out += "\nwhat the engine backend ran at each site:\n" + align({"site", "family", "calls", "ran"}, engine);
   std::vector<std::vector<std::string>> left;
   for (const auto& s : r.ako_sites)
     if (s.impl != "ako") left.push_back({s.site, s.family, std::to_string(s.calls), s.impl});

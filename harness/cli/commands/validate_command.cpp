@@ -54,8 +54,9 @@ ValidateCli::ValidateCli(CLI::App& app) {
       "the model-level check of the ported kernels: on the GPU, a denoise step's stack of a model's DiT blocks at its\n"
       "real dims and token counts (random bf16 weights, attention through torch SDPA; AdaLN modulation, norms, QK-norm,\n"
       "RoPE and gated activations at their real sites) runs three ways: torch eager (the diffusers path), the engine's\n"
-      "kernels (SGLang's, loaded from peers/sglang-0.5.23; where one cannot be called from Python there, as for the\n"
-      "activation, QK-norm and QK-norm+RoPE kernels, that site runs torch and is listed as such), and the kernels\n"
+      "kernels (SGLang's as its runtime picks them: Triton / CuTe DSL from peers/sglang-0.5.23, its JIT QK-norm + RoPE,\n"
+      "RMSNorm and QK-norm built from .sgl-proof through SGLang's own wrappers; torch where the runtime runs torch, as\n"
+      "for the GELU, or where its kernel is in sgl-kernel / FlashInfer; every site listed with what ran), and the kernels\n"
       "`ako port` wrote (built and loaded through tvm-ffi from .sgl-proof, as SGLang's JIT does; a family not ported\n"
       "or not taken falls back to the engine, and every such site is listed). Per backend: step latency (median, CUDA events), GPU time in ako's families\n"
       "(torch.profiler), output vs torch; per family: the microbench speedup over the engine on the step's own calls\n"
@@ -72,7 +73,7 @@ ValidateCli::ValidateCli(CLI::App& app) {
   cmd_->add_flag("--graph", req_.graph, "also time each backend's step replayed as a CUDA graph");
   cmd_->add_option("--json", req_.json, "write the result (schema ako.validate/1) here; `ako report --validate` reads it");
   cmd_->add_option("--payload", req_.payload,
-                   "the ported kernels (default: .sgl-proof, from scripts/sglang-gpu-check.sh --prepare)");
+                   "the ported kernels and SGLang's own JIT wrappers (default: .sgl-proof, from scripts/sglang-gpu-check.sh --prepare)");
   cmd_->add_option("--deps", req_.deps,
                    "folder of Python packages for SGLang's CuTe DSL kernels (scripts/gpu-sglang-deps.sh unpacks it)");
   cmd_->add_option("--backends", req_.backends, "a subset of torch,engine,ako (default: all three)");

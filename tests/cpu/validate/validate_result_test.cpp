@@ -48,6 +48,26 @@ TEST(ValidateResult, PrintsTheStepTableTheVerdictsAndThePassLine) {
   EXPECT_FALSE(has(t, "FAILED")) << t;
 }
 
+TEST(ValidateResult, ListsWhatTheEngineBackendRanAtEachSite) {
+  const ValidateResult r = read_validate_json(kFixtures / "flux1-pass.json");
+  ASSERT_EQ(r.engine_sites.size(), 11u);
+  EXPECT_EQ(r.engine_sites[2].site, "double.img.qk_norm_rope");
+  EXPECT_EQ(r.engine_sites[2].impl, "sglang_jit qknorm_rope");
+  const std::string t = format_validate_text(r);
+  EXPECT_TRUE(has(t, "what the engine backend ran at each site:")) << t;
+  // one line per site: the site, its family and what ran there
+  auto line_of = [&](const std::string& site) {
+    const auto at = t.find("\n" + site + " ");
+    return at == std::string::npos ? std::string() : t.substr(at + 1, t.find('\n', at + 1) - at - 1);
+  };
+  EXPECT_TRUE(has(line_of("double.img.qk_norm_rope"), "sglang_jit qknorm_rope")) << t;
+  EXPECT_TRUE(has(line_of("single.act"), "torch: SGLang's MLP runs nn.GELU(approximate='tanh')")) << t;
+  // a result without the engine's sites (the engine backend not run) lists none
+  const ValidateResult smoke = read_validate_json(kFixtures / "cpu-smoke-flux1.json");
+  EXPECT_TRUE(smoke.engine_sites.empty());
+  EXPECT_FALSE(has(format_validate_text(smoke), "what the engine backend ran")) << format_validate_text(smoke);
+}
+
 TEST(ValidateResult, NamesTheFamilyWhoseWinDoesNotTransferAndTheFallbackSite) {
   const ValidateResult r = read_validate_json(kFixtures / "flux1-fail.json");
   EXPECT_FALSE(r.passed());
