@@ -135,7 +135,8 @@ TimingStats summarize_samples(std::vector<double> samples_us) {
 StopDecision should_stop(const std::vector<double>& samples_us, double elapsed_s,
                          const exec::TimingOptions& opt) {
   const int n = static_cast<int>(samples_us.size());
-  if (n >= std::max(opt.min_samples, kMinSamplesForCi)) {
+  const bool mixed = n >= kMixSamples || elapsed_s >= std::min(kMixSeconds, opt.max_time_s / 2);
+  if (n >= std::max(opt.min_samples, kMinSamplesForCi) && mixed) {
     std::vector<double> work = samples_us;
     const IqmInterval ci = iqm_interval(work);
     if (ci.iqm > 0 && ci.half_width / ci.iqm < opt.target_ci_rel) return {true, true};

@@ -36,6 +36,17 @@ namespace ako::measure {
 // order-statistics CI of the median, 6 was the bare minimum: 1 - 2 * 0.5^n < 0.95 for n < 6.)
 inline constexpr int kMinSamplesForCi = 20;
 
+// Nor before the samples have had time to mix: at least kMixSamples samples, or kMixSeconds of
+// sampling (at most half of opt.max_time_s, so a short budget such as the tuner's keeps its
+// stable stops). Measured on the H200: with the floor of 20 alone, wan13b's two-mode kernels
+// sometimes stopped at 20-36 samples that happened to sit 75-80% in one mode, a CI under 0.5%
+// on a skewed mix, and their IQMs landed 1.2-1.3% from the next run's; every run that took 84
+// samples or more held the modes near half and half. 64 samples make a 75/25 split of a 50/50
+// mix a four-sigma event; 30 ms lets kernels whose samples are long (a round of 1.5 ms or
+// more) stop at 20.
+inline constexpr int kMixSamples = 64;
+inline constexpr double kMixSeconds = 0.03;
+
 // The fraction trimmed from each end for the IQM.
 inline constexpr double kIqmTrim = 0.25;
 
@@ -81,7 +92,8 @@ struct StopDecision {
 };
 
 // The stopping rule, checked after every sample:
-//   stable stop: n >= max(min_samples, kMinSamplesForCi) and the IQM's ci_rel < target_ci_rel;
+//   stable stop: n >= max(min_samples, kMinSamplesForCi), n >= kMixSamples or elapsed_s >=
+//                min(kMixSeconds, max_time_s / 2), and the IQM's ci_rel < target_ci_rel;
 //   budget stop: n >= max_samples or elapsed_s >= max_time_s (stable = false).
 // The stable test wins when both hold. Cost is O(n) (selection, no full sort).
 StopDecision should_stop(const std::vector<double>& samples_us, double elapsed_s,

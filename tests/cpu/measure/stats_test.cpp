@@ -144,8 +144,8 @@ exec::TimingOptions options(int min_samples, int max_samples, double max_time_s,
 
 TEST(ShouldStop, ConstantSamplesStopStableAtMinSamples) {
   const auto opt = options(25, 2000, 1.0, 0.005);
-  EXPECT_FALSE(should_stop(std::vector<double>(24, 7.0), 0.01, opt).stop);
-  const StopDecision d = should_stop(std::vector<double>(25, 7.0), 0.01, opt);
+  EXPECT_FALSE(should_stop(std::vector<double>(24, 7.0), kMixSeconds, opt).stop);
+  const StopDecision d = should_stop(std::vector<double>(25, 7.0), kMixSeconds, opt);
   EXPECT_TRUE(d.stop);
   EXPECT_TRUE(d.stable);
 }
@@ -153,8 +153,28 @@ TEST(ShouldStop, ConstantSamplesStopStableAtMinSamples) {
 TEST(ShouldStop, NeverStableBelowTheFloorOfTwentySamples) {
   EXPECT_GE(kMinSamplesForCi, 20);  // a floor of 6 let a two-mode kernel stop at 12 samples, 1% off
   const auto opt = options(1, 2000, 1.0, 0.005);
-  EXPECT_FALSE(should_stop(std::vector<double>(kMinSamplesForCi - 1, 7.0), 0.0, opt).stop);
-  EXPECT_TRUE(should_stop(std::vector<double>(kMinSamplesForCi, 7.0), 0.0, opt).stable);
+  EXPECT_FALSE(should_stop(std::vector<double>(kMinSamplesForCi - 1, 7.0), kMixSeconds, opt).stop);
+  EXPECT_TRUE(should_stop(std::vector<double>(kMinSamplesForCi, 7.0), kMixSeconds, opt).stable);
+}
+
+// A run that opens with samples of one mode (as wan13b's did on the H200: 20-36 samples 75-80%
+// in one mode, a tight CI, an IQM 1.3% off the next run's) may not stop until the samples have
+// had time to mix: 64 samples, or 30 ms of sampling, or half of a shorter time budget.
+TEST(ShouldStop, AnEarlyRunOfOneModeWaitsForTheMix) {
+  std::vector<double> one_mode;
+  for (int i = 0; i < kMixSamples - 1; ++i) one_mode.push_back(49.0 + 0.01 * (i % 7));
+  const auto opt = options(1, 2000, 1.0, 0.005);
+  for (size_t n = kMinSamplesForCi; n <= one_mode.size(); ++n) {
+    const std::vector<double> prefix(one_mode.begin(), one_mode.begin() + static_cast<std::ptrdiff_t>(n));
+    ASSERT_FALSE(should_stop(prefix, kMixSeconds * 0.9, opt).stop) << "stopped at n=" << n << ", before the mix";
+  }
+  one_mode.push_back(49.0);
+  EXPECT_TRUE(should_stop(one_mode, 0.0, opt).stable) << "64 samples are enough";
+  const std::vector<double> twenty(one_mode.begin(), one_mode.begin() + kMinSamplesForCi);
+  EXPECT_TRUE(should_stop(twenty, kMixSeconds, opt).stable) << "30 ms of samples are enough";
+  // A short budget (the tuner's 10 ms) waits half of it, not 30 ms.
+  EXPECT_TRUE(should_stop(twenty, 0.005, options(1, 2000, 0.01, 0.005)).stable);
+  EXPECT_FALSE(should_stop(twenty, 0.004, options(1, 2000, 0.01, 0.005)).stop);
 }
 
 TEST(ShouldStop, NoisySamplesRunIntoTheSampleBudget) {
