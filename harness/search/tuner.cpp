@@ -192,13 +192,14 @@ nlohmann::json config_document(const TuneOutcome& outcome, const std::string& so
     const bool replace =
         co.winner && (co.complete || (measured_partial && co.winner_score < *co.current_score * (1.0 - kPartialWinMargin)));
     c["params"] = replace ? *co.winner : co.cls.current;
+    auto shape_entry = [](const task::ShapeSpec& s) { return nlohmann::json{{"name", s.name}, {"dims", s.dims}}; };
     if ((co.winner && co.complete) || measured_partial) {
       nlohmann::json on = nlohmann::json::array();
-      for (const auto* s : co.cls.shapes) on.push_back({{"name", s->name}, {"dims", s->dims}});
+      for (const auto* s : co.cls.shapes) on.push_back(shape_entry(*s));
       c["tuned_on"] = std::move(on);
-    } else if (!replace && !co.cls.tuned_before.empty()) {
+    } else if (!co.cls.tuned_before.empty()) {  // not tuned here, params kept: the earlier tune's mark stays
       nlohmann::json on = nlohmann::json::array();
-      for (const auto& s : co.cls.tuned_before) on.push_back({{"name", s.name}, {"dims", s.dims}});
+      for (const auto& s : co.cls.tuned_before) on.push_back(shape_entry(s));
       c["tuned_on"] = std::move(on);
     }
     if (measured_partial)
