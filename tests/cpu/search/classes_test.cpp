@@ -6,17 +6,14 @@
 #include "common/error.hpp"
 #include "search/tuner.hpp"
 #include "task/spec.hpp"
+#include "search_fixture.hpp"
 
 namespace ako::search {
 namespace {
 
 const std::filesystem::path kRoot = AKO_SOURCE_DIR;
 
-std::vector<const task::ShapeSpec*> all_shapes(const task::TaskSpec& spec) {
-  std::vector<const task::ShapeSpec*> out;
-  for (const auto& s : spec.shapes) out.push_back(&s);
-  return out;
-}
+using testing::all_shapes;
 
 TEST(TuneClasses, AxisDependentConfigClassesAreRefusedPerConfigClass) {
   const task::TaskSpec spec = task::load_task(kRoot, "scale_shift");
