@@ -122,12 +122,13 @@ class Driver {
       b.cls = i;
       b.points = points;
       // Resume: only the (variant, shape) pairs the database lacks are measured, and those whose
-      // compile was killed at the limits (a loaded machine's verdict; the new record replaces it).
+      // compile was killed at the limits (a loaded machine's verdict; the new record replaces it),
+      // and, unless this is a compile-only run, those a compile-only run recorded (never timed).
       for (size_t p : points) {
         EvalRequest req{space_.params_of(cs.co.space.valid[p]), {}};
         for (const auto* s : cs.co.cls.shapes) {
           const DbRecord* known = db_.find(s->name, req.params);
-          if (known && !known->killed_at_compile_limits()) {
+          if (known && !known->killed_at_compile_limits() && (opt_.compile_only || !known->compile_only())) {
             ++out_.reused;
             ++reused_;
           } else {

@@ -82,6 +82,9 @@ struct TuneOptions {
   // Asked before every new batch: true stops the search cleanly (batches already started
   // finish and are recorded, so a rerun resumes from the database). E.g. --time.
   std::function<bool()> stop;
+  // --compile-only: a "compiled" record (kCompiledVerdict) counts as done. Otherwise it does
+  // not: a compile-only record is never taken for a measurement, the variant is measured.
+  bool compile_only = false;
   // Seconds on a monotonic clock, for the ETA and the pipeline figures (tests inject one).
   std::function<double()> clock;
 };

@@ -51,6 +51,7 @@ json to_json(const DbRecord& r) {
               {"recorded_at", r.recorded_at}};
   if (x.allow) j["allow"] = *x.allow;
   if (x.centre != kCentreMedian) j["centre"] = x.centre;
+  if (!r.gpu_uuid.empty()) j["gpu_uuid"] = r.gpu_uuid;
   return j;
 }
 
@@ -81,6 +82,7 @@ DbRecord record_from_json(const json& j) {
     r.registers = j.value("registers", -1);
     r.reference_us = j.value("reference_us", 0.0);
     r.recorded_at = j.value("recorded_at", "");
+    r.gpu_uuid = j.value("gpu_uuid", "");
     for (const auto& c : j.value("cases", json::array()))
       r.cases.push_back({c.at("label").get<std::string>(), c.at("verdict").get<std::string>(),
                          c.value(time, 0.0), c.value("ci_rel", 0.0), c.value("reference_us", 0.0)});

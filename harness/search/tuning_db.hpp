@@ -58,6 +58,9 @@ struct DbCase {
 // The reason of a variant the static checks on its compiled code refused (it never ran):
 // "static check: local_memory spilly<float, 128>: uses a 512 byte stack frame ...".
 inline constexpr const char* kStaticCheckReason = "static check: ";
+// The verdict of a record made by `ako tune --compile-only`: the variant compiled and passed the
+// static checks, and was never run: no time, never a score, never a winner.
+inline constexpr const char* kCompiledVerdict = "compiled";
 
 struct DbRecord {
   DbContext context;
@@ -71,7 +74,12 @@ struct DbRecord {
   double reference_us = 0;     // sum of the cases' reference centres (0: not all known)
   std::vector<DbCase> cases;
   std::string recorded_at;     // ISO 8601 UTC
+  // The UUID of the GPU that measured it ("GPU-8f3a…"; with --compile-only, of the GPU its
+  // worker stood for); empty on records made before ako tune tagged them. Not part of the
+  // context: GPUs of one model share a context (a --gpus set never mixes models).
+  std::string gpu_uuid;
   bool correct() const { return verdict == "correct" && time_us > 0; }
+  bool compile_only() const { return verdict == kCompiledVerdict; }
   bool refused_by_static_checks() const { return verdict == "failed" && reason.rfind(kStaticCheckReason, 0) == 0; }
   // Its compile was killed at the time or memory limit (jit::compile_fault): a verdict about the
   // machine's load as much as the variant, so a resumed tune measures it again.

@@ -257,5 +257,49 @@ TEST(Pipeline, AResumeMeasuresAgainWhatACompileLimitKilled) {
   EXPECT_TRUE(db.find(killed.shape, killed.params)->correct());
 }
 
+// A compile-only record ("compiled": compiled and checked, never run) is done for a compile-only
+// run and never taken for a measurement: a measuring run measures that variant, a compile-only
+// rerun does not; a "compiled" record never scores or wins.
+TEST(Pipeline, CompileOnlyRecordsAreNeverTakenForMeasurements) {
+  Landscape& l = landscape();
+  ScratchDir dir("compile-only");
+  const fs::path dbf = dir.path() / "tune.jsonl";
+  const std::vector<const task::ShapeSpec*> shapes{&l.spec.shapes[1]};
+  TuneOptions opt = options("exhaustive", 12, 6);
+  {
+    // What a compile-only run of the same search records: its variants, verdict "compiled".
+    ReplayEvaluator replay(l.file, synthetic_context());
+    TuningDb scratch("", synthetic_context());
+    tune(l.spec, shapes, ClassMode::shape, opt, replay, scratch);
+    TuningDb db(dbf, synthetic_context());
+    for (const auto* rec : scratch.records_for_shape(shapes[0]->name)) {
+      DbRecord c = *rec;
+      c.verdict = kCompiledVerdict;
+      c.time_us = 0;
+      c.cases.clear();
+      db.append(c);
+    }
+  }
+  TuningDb compiled(dbf, synthetic_context());
+  ASSERT_EQ(compiled.size(), 12u);
+  opt.compile_only = true;
+  ReplayEvaluator again(l.file, synthetic_context());
+  const TuneOutcome checked = tune(l.spec, shapes, ClassMode::shape, opt, again, compiled);
+  EXPECT_EQ(checked.measured, 0u);
+  EXPECT_EQ(checked.reused, 12u);
+  for (const auto& co : checked.classes) EXPECT_FALSE(co.winner) << co.cls.name;  // compiled is never a score
+
+  opt.compile_only = false;
+  ReplayEvaluator measuring(l.file, synthetic_context());
+  TuningDb db(dbf, synthetic_context());
+  const TuneOutcome measured = tune(l.spec, shapes, ClassMode::shape, opt, measuring, db);
+  EXPECT_EQ(measured.measured, 12u);
+  EXPECT_EQ(measured.reused, 0u);
+  for (const auto& co : measured.classes)
+    if (!co.cls.shapes.empty()) {
+      EXPECT_TRUE(co.winner) << co.cls.name;
+    }
+}
+
 }  // namespace
 }  // namespace ako::search
