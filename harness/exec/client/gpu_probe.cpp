@@ -11,6 +11,9 @@ namespace {
 // this file needs neither the driver nor its headers.
 using CUresult = int;
 using CUdevice = int;
+struct CUuuid {
+  unsigned char bytes[16];
+};
 constexpr CUresult kCudaSuccess = 0;
 constexpr int kAttrComputeCapabilityMajor = 75;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kAttrComputeCapabilityMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
@@ -23,6 +26,7 @@ struct DriverApi {
   CUresult (*cuDeviceGetName)(char*, int, CUdevice) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;  // optional, for messages
   CUresult (*cuDriverGetVersion)(int*) = nullptr;                // optional
+  CUresult (*cuDeviceGetUuid)(CUuuid*, CUdevice) = nullptr;      // optional (the _v2 when there)
 };
 
 template <class Fn>
@@ -35,6 +39,7 @@ bool lookup(void* lib, const char* symbol, Fn& out) {
 const char* load_symbols(void* lib, DriverApi& api) {
   lookup(lib, "cuGetErrorName", api.cuGetErrorName);
   lookup(lib, "cuDriverGetVersion", api.cuDriverGetVersion);
+  if (!lookup(lib, "cuDeviceGetUuid_v2", api.cuDeviceGetUuid)) lookup(lib, "cuDeviceGetUuid", api.cuDeviceGetUuid);
   if (!lookup(lib, "cuInit", api.cuInit)) return "cuInit";
   if (!lookup(lib, "cuDeviceGetCount", api.cuDeviceGetCount)) return "cuDeviceGetCount";
   if (!lookup(lib, "cuDeviceGet", api.cuDeviceGet)) return "cuDeviceGet";
@@ -48,6 +53,35 @@ std::string error_text(const DriverApi& api, CUresult r) {
   if (api.cuGetErrorName && api.cuGetErrorName(r, &name) == kCudaSuccess && name)
     return fmt::format("{} ({})", name, r);
   return fmt::format("CUresult {}", r);
+}
+
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints it and CUDA_VISIBLE_DEVICES takes it.
+std::string uuid_text(const CUuuid& u) {
+  std::string out = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += fmt::format("{:02x}", u.bytes[i]);
+  }
+  return out;
+}
+
+// Device `ordinal`'s name, capability and UUID; an error text when the driver refuses.
+std::string describe(const DriverApi& api, int ordinal, GpuDevice& d) {
+  CUdevice dev = 0;
+  if (CUresult r = api.cuDeviceGet(&dev, ordinal); r != kCudaSuccess)
+    return fmt::format("cuDeviceGet({}) failed: {}", ordinal, error_text(api, r));
+  d.ordinal = ordinal;
+  if (CUresult r = api.cuDeviceGetAttribute(&d.major, kAttrComputeCapabilityMajor, dev); r != kCudaSuccess)
+    return fmt::format("reading the compute capability failed: {}", error_text(api, r));
+  if (CUresult r = api.cuDeviceGetAttribute(&d.minor, kAttrComputeCapabilityMinor, dev); r != kCudaSuccess)
+    return fmt::format("reading the compute capability failed: {}", error_text(api, r));
+  char name[256] = {};
+  if (CUresult r = api.cuDeviceGetName(name, sizeof name - 1, dev); r != kCudaSuccess)
+    return fmt::format("cuDeviceGetName failed: {}", error_text(api, r));
+  d.name = name;
+  CUuuid u{};
+  if (api.cuDeviceGetUuid && api.cuDeviceGetUuid(&u, dev) == kCudaSuccess) d.uuid = uuid_text(u);
+  return {};
 }
 
 GpuProbe unavailable(std::string reason) {
@@ -79,17 +113,18 @@ GpuProbe probe_gpu() {
     return unavailable(fmt::format("cuDeviceGetCount failed: {}", error_text(api, r)));
   if (p.count == 0) return unavailable("the driver sees no CUDA device (check CUDA_VISIBLE_DEVICES)");
 
-  CUdevice dev = 0;
-  if (CUresult r = api.cuDeviceGet(&dev, 0); r != kCudaSuccess)
-    return unavailable(fmt::format("cuDeviceGet(0) failed: {}", error_text(api, r)));
-  if (CUresult r = api.cuDeviceGetAttribute(&p.major, kAttrComputeCapabilityMajor, dev); r != kCudaSuccess)
-    return unavailable(fmt::format("reading the compute capability failed: {}", error_text(api, r)));
-  if (CUresult r = api.cuDeviceGetAttribute(&p.minor, kAttrComputeCapabilityMinor, dev); r != kCudaSuccess)
-    return unavailable(fmt::format("reading the compute capability failed: {}", error_text(api, r)));
-  char name[256] = {};
-  if (CUresult r = api.cuDeviceGetName(name, sizeof name - 1, dev); r != kCudaSuccess)
-    return unavailable(fmt::format("cuDeviceGetName failed: {}", error_text(api, r)));
-  p.name = name;
+  for (int i = 0; i < p.count; ++i) {
+    GpuDevice d;
+    // Device 0 is the one a plain run uses, as before; another the driver refuses is left out.
+    if (std::string why = describe(api, i, d); !why.empty()) {
+      if (i == 0) return unavailable(why);
+      continue;
+    }
+    p.devices.push_back(std::move(d));
+  }
+  p.major = p.devices.front().major;
+  p.minor = p.devices.front().minor;
+  p.name = p.devices.front().name;
   if (api.cuDriverGetVersion) api.cuDriverGetVersion(&p.driver_version);
   p.available = true;
   return p;

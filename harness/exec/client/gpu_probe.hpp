@@ -4,8 +4,17 @@
 // the five calls needed are looked up. The driver applies CUDA_VISIBLE_DEVICES itself, so the
 // answer is what a worker started with the same environment will see.
 #include <string>
+#include <vector>
 
 namespace ako::exec {
+
+// One visible device, as the driver numbers it.
+struct GpuDevice {
+  int ordinal = 0;
+  std::string name;
+  std::string uuid;        // "GPU-8f3a…" (cuDeviceGetUuid), the form CUDA_VISIBLE_DEVICES takes; empty when unknown
+  int major = 0, minor = 0;
+};
 
 struct GpuProbe {
   bool available = false;
@@ -14,6 +23,7 @@ struct GpuProbe {
   int major = 0, minor = 0;  // compute capability of device 0, the one the worker uses
   std::string name;        // device 0's name
   int driver_version = 0;  // cuDriverGetVersion, e.g. 13000 (0 when unknown)
+  std::vector<GpuDevice> devices;  // every visible device, device 0 first (ako tune --gpus)
 };
 
 // Never throws: every failure becomes available = false with a reason.
