@@ -9,10 +9,12 @@
 #include "cli/commands/doctor_command.hpp"
 #include "cli/commands/gate_command.hpp"
 #include "cli/commands/iterate_cli.hpp"
+#include "cli/commands/mpi_handover.hpp"
 #include "cli/commands/port_command.hpp"
 #include "cli/commands/report_command.hpp"
 #include "cli/commands/run_command.hpp"
-#include "cli/commands/tune_command.hpp"
+#include "cli/commands/task_words.hpp"
+#include "cli/commands/tune_cli.hpp"
 #include "cli/commands/validate_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "common/error.hpp"
@@ -24,7 +26,9 @@
 
 namespace {
 
+using ako::cli::add_task_positionals;
 using ako::cli::RunOptions;
+using ako::cli::task_from_words;
 
 // CLI11 writes a positional of one or two words as "task(1x)" in the usage line; ako's reads
 // as it is typed.
@@ -35,23 +39,6 @@ class UsageFormatter : public CLI::Formatter {
     return CLI::Formatter::make_option_usage(opt);
   }
 };
-
-// `ako run task rmsnorm` reads naturally; `ako run rmsnorm` works too.
-void add_task_positionals(CLI::App* cmd, std::vector<std::string>& words) {
-  cmd->add_option("task", words, "'task NAME' or just NAME (a folder under tasks/, or a task.json path)")
-      ->required()
-      ->expected(1, 2);
-}
-
-std::string task_from_words(const std::vector<std::string>& words) {
-  if (words.size() == 2) {
-    if (words[0] != "task")
-      throw CLI::ValidationError("task", "expected 'task NAME', got '" + words[0] + " " + words[1] + "'");
-    return words[1];
-  }
-  if (words[0] == "task") throw CLI::ValidationError("task", "missing the task name after 'task'");
-  return words[0];
-}
 
 void add_common_build_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--root", o.root, "workspace root (default: nearest folder with tasks/ upward from here)");
@@ -214,67 +201,6 @@ struct GateCli {
   }
 };
 
-struct TuneCli {
-  ako::cli::TuneCommandOptions tune;
-  std::vector<std::string> words;
-  bool progress_on = false, progress_off = false;
-  CLI::App* cmd = nullptr;
-
-  explicit TuneCli(CLI::App& app) {
-    cmd = app.add_subcommand(
-        "tune",
-        "search the solution's tunable parameters per shape class of the tuned device's config (the GPU's, or the\n"
-        "replayed records' device): compile variants in parallel, validate and\n"
-        "time them on the GPU (or replay a recorded tuning database without one), record every measurement,\n"
-        "pick winners (within 1% is a tie: fewer registers, then smaller params) and report coverage.\n"
-        "Exit 0 every class has a winner; 1 some class found no correct variant; 2 usage, spec, build or no GPU.");
-    add_task_positionals(cmd, words);
-    cmd->add_option("--strategy", tune.strategy, "exhaustive, random or evolve")
-        ->capture_default_str()->check(CLI::IsMember({"exhaustive", "random", "evolve"}));
-    cmd->add_option("--budget", tune.budget, "variants to evaluate per class: N, or P% of its valid points (default: no limit)");
-    cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch (default: 32 for evolve, 128 otherwise)");
-    cmd->add_option("--time", tune.time, "wall budget, e.g. 300, 300s, 5m, 1.5h: no new batch starts after it; rerun to resume");
-    cmd->add_option("--json", tune.json, "also write a summary (schema ako.tune-summary/1) to this file");
-    cmd->add_option("--shapes", tune.shapes, "only these shapes, comma separated")->delimiter(',');
-    cmd->add_option("--dtypes", tune.dtypes, "only these dtypes, comma separated")->delimiter(',');
-    cmd->add_option("--classes", tune.classes, "config: the config's classes (shapes no class takes get their own); shape: one class per shape")
-        ->capture_default_str()->check(CLI::IsMember({"config", "shape"}));
-    cmd->add_option("--db", tune.db, "tuning database, JSON lines (default: bench/tuning/<task>.jsonl; with --replay: none)");
-    cmd->add_option("--replay", tune.replay, "re-run the search on this recorded database instead of the GPU");
-    cmd->add_option("--seed", tune.seed, "seed of the strategy and of the random inputs")->capture_default_str();
-    cmd->add_flag("--write-config", tune.write_config,
-                       "write the winners as the tuned device's config, solution/<task>/configs/device_name=<device>.json\n"
-                       "(never default.json or another device's file)");
-    cmd->add_option("--device", tune.device,
-                         "with --replay: replay the records measured on this device (default: the last record's);\n"
-                         "with a GPU it must name the GPU here");
-    cmd->add_option("--root", tune.root, "workspace root (default: nearest folder with tasks/ upward from here)");
-    cmd->add_option("--arch", tune.arch, "target arch for NVRTC (default: the GPU's)");
-    cmd->add_flag("--hot", tune.hot, "keep L2 warm between timed samples (default: flush it)");
-    cmd->add_option("--trials", tune.trials, "fresh input sets per case for validation (default: 1; ako run re-validates with the task's)")->check(CLI::PositiveNumber);
-    cmd->add_option("--max-time", tune.max_time_s, "timing budget per kernel and case, seconds")
-        ->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--warmup-ms", tune.warmup_ms, "warm-up wall time per case (its timed kernels warm up together), ms")
-        ->capture_default_str()->check(CLI::NonNegativeNumber);
-    cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
-        ->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
-        ->check(CLI::Range(1, 4096));
-    cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");
-    cmd->add_option("--cache-dir", tune.cache_dir, "kernel cache (default: as for run)");
-    ako::cli::add_compile_limit_options(cmd, tune.compile_timeout_s, tune.compile_memory);
-    cmd->add_flag("--progress", progress_on, "show the progress line even when stderr is not a terminal");
-    cmd->add_flag("--no-progress", progress_off, "never show the progress line");
-
-  }
-  int dispatch() {
-    tune.task = task_from_words(words);
-    if (progress_on) tune.progress = true;
-    if (progress_off) tune.progress = false;
-    return ako::cli::tune_command(tune);
-  }
-};
-
 struct DoctorCli {
   ako::cli::DoctorOptions doctor;
   CLI::App* cmd = nullptr;
@@ -341,6 +267,8 @@ int main(int argc, char** argv) {
   ako::exec::exit_with_ancestor("ako", 128 + SIGKILL, true);
   // A stopped ako takes its workers (and whatever they started) with it: exec/client/child_groups.hpp.
   ako::exec::kill_children_on_termination_signals();
+  // Across hosts, tune runs in ako-mpi-tune (the only binary linking libmpi).
+  if (ako::cli::wants_mpi_tune(argc, argv)) return ako::cli::hand_over_to_mpi_tune(argc, argv);
   CLI::App app{
       "ako: JIT-build CUDA kernel variants, prove them correct against a reference over real diffusion\n"
       "shapes, time them with CUPTI, and report.\n\n"
@@ -354,7 +282,7 @@ int main(int argc, char** argv) {
   RunCli run(app);
   CompileCli compile(app);
   GateCli gate(app);
-  TuneCli tune(app);
+  ako::cli::TuneCli tune(app);
   DoctorCli doctor(app);
   ako::cli::IterateCli iterate_cli(app);  // ako iterate, ako best
   ako::cli::PortCli port_cli(app);  // ako mirror, ako port

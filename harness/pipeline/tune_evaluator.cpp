@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "common/scratch_folder.hpp"
 #include "common/utc_time.hpp"
+#include "search/split_evaluator.hpp"
 #include "task/cases.hpp"
 
 namespace ako::pipeline {
@@ -209,16 +210,52 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
   return out;
 }
 
+namespace {
+
+// --compile-only: a variant that compiled and passed the static checks is "compiled" on each of
+// its shapes (no cases ran, no time); one that did not is failed, as in a measured tune.
+std::vector<search::DbRecord> compile_only_records(const std::vector<Variant>& vs, const std::string& gpu_uuid) {
+  std::vector<search::DbRecord> out;
+  for (const Variant& v : vs)
+    for (const auto* s : v.req.shapes) {
+      search::DbRecord rec;
+      rec.shape = s->name;
+      rec.params = v.req.params;
+      rec.registers = v.registers;
+      rec.recorded_at = utc_now();
+      rec.verdict = v.error.empty() ? search::kCompiledVerdict : "failed";
+      rec.reason = v.error;
+      rec.gpu_uuid = gpu_uuid;
+      out.push_back(std::move(rec));
+    }
+  return out;
+}
+
+// A case the worker finished on its own account: not skipped (never run) and not ended by the
+// watchdog (hang, crash), which on a lane that then gave up may be the GPU's doing, not the variant's.
+bool finished_by_worker(const CaseResult& r) {
+  return r.verdict != Verdict::skipped && r.fault != "worker_crash" && r.fault != "timeout";
+}
+
+}  // namespace
+
 std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepared) {
   auto& batch = dynamic_cast<GpuBatch&>(prepared);
   auto& vs = batch.variants;
+  if (opt_.compile_only) {
+    for (const Variant& v : vs)
+      if (v.error.empty()) ++validated;  // "checked": compiled and passed the static checks
+    return compile_only_records(vs, opt_.gpu_uuid);
+  }
   const BatchJob bj = batch_job(batch, opt_, references);
+  std::string lost;  // a lane's worker gave up (WorkerRun::fatal): its unfinished variants go elsewhere
   const exec::WorkerJob& job = bj.job;
   std::vector<std::vector<CaseResult>> results(vs.size());
   for (size_t i = 0; i < vs.size(); ++i) results[i].resize(vs[i].cases.size());
   if (!job.cases.empty()) {
     exec::ClientOptions copt;
     if (!opt_.run_worker) copt.worker_exe = worker_executable();
+    if (opt_.pin_to_gpu) copt.extra_env.push_back("CUDA_VISIBLE_DEVICES=" + opt_.gpu_uuid);
     copt.case_timeout_s = opt_.case_timeout_s;
     copt.scratch_dir = scratch_path("tune");
     const ScratchFolder scratch(copt.scratch_dir);   // marked as this process's (common/scratch_folder.hpp)
@@ -249,15 +286,18 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     for (const auto& label : bj.claimed)  // a case the worker never reported
       if (!references.time_us(label)) references.settle(label, std::nullopt);
     cases_run += run.results.size();
-    if (!run.fatal.empty() && run.results.empty()) throw Error("the worker could not run: " + run.fatal);
+    if (!run.fatal.empty() && opt_.lane) lost = run.fatal;
+    else if (!run.fatal.empty() && run.results.empty()) throw Error("the worker could not run: " + run.fatal);
   }
 
   std::vector<search::DbRecord> out;
   for (size_t i = 0; i < vs.size(); ++i) {
     const Variant& v = vs[i];
+    if (!lost.empty() && !std::all_of(results[i].begin(), results[i].end(), finished_by_worker)) continue;
     bool all_correct = v.error.empty(), all_timed = v.error.empty();
     for (const auto* s : v.req.shapes) {
       search::DbRecord rec = shape_record(v, s, results[i], references);
+      rec.gpu_uuid = opt_.gpu_uuid;
       all_correct = all_correct && rec.verdict != "incorrect" && rec.verdict != "failed";
       all_timed = all_timed && rec.correct();
       out.push_back(std::move(rec));
@@ -266,6 +306,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     if (v.error.empty() && all_correct) ++correct;
     if (all_timed) ++timed;
   }
+  if (!lost.empty()) throw search::LaneLost("the worker on " + opt_.gpu_uuid + " gave up: " + lost, std::move(out));
   return out;
 }
 

@@ -42,6 +42,16 @@ struct GpuEvaluatorOptions {
   double case_timeout_s = 60;
   uint64_t seed = 1;
   BuildOptions build;                    // build.allow: the task's solution.allow
+  // --compile-only: prepare() as always (compile, static checks), then no worker: every variant
+  // that passed gets verdict "compiled" (search::kCompiledVerdict), no time, never a winner.
+  bool compile_only = false;
+  // One lane of several (--gpus, MPI): the GPU this evaluator measures on, by UUID. Its worker
+  // is pinned there (CUDA_VISIBLE_DEVICES=<uuid>) and every record is tagged with it; a worker
+  // that gives up on the GPU (WorkerRun::fatal) throws search::LaneLost with the variants it
+  // finished, so the other lanes take the rest. Empty pin: the worker sees what ako sees (one GPU).
+  std::string gpu_uuid;                  // the records' tag (also set with one GPU)
+  bool pin_to_gpu = false;               // set CUDA_VISIBLE_DEVICES=<gpu_uuid> for the worker
+  bool lane = false;                     // one of several: a fatal worker run throws LaneLost
   // Runs a batch's worker job. Empty: exec::run_worker with the ako-worker beside ako; the
   // CPU tests inject a fake to see what would have reached the GPU.
   std::function<exec::WorkerRun(const exec::WorkerJob&, const exec::ClientOptions&, const exec::ClientCallbacks&)>
@@ -61,7 +71,7 @@ class GpuEvaluator : public search::Evaluator {
   // GPU), correct on every case, timed on every case.
   std::atomic<size_t> compiled{0}, compile_errors{0};
   std::atomic<size_t> refused_static{0};  // compiled, then refused by the static checks
-  size_t validated = 0, correct = 0, timed = 0, cases_run = 0;
+  std::atomic<size_t> validated{0}, correct{0}, timed{0}, cases_run{0};
   std::optional<DeviceInfo> device;
   search::ReferenceTimes references;
   // Per case event inside a batch (tuner's thread): "validating" or "timing".

@@ -4,9 +4,11 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <mutex>
 
 #include <fmt/format.h>
 
+#include "cli/commands/tune_measurer.hpp"
 #include "cli/commands/tune_report.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/format/progress.hpp"
@@ -33,18 +35,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// sha256 over the solution file and every header it reaches by quoted #include: the key
-// that invalidates old tuning records when the kernel changes.
-std::string source_hash(const fs::path& source) {
-  const std::string text = read_file(source);
-  jit::Sha256 h;
-  h.field("source", text);
-  for (const auto& hdr : jit::scan_local_includes(source, text, source.parent_path(), {}, {})) {
-    h.field("header", hdr.spelled);
-    h.field("bytes", hdr.bytes);
-  }
-  return h.hex_digest();
-}
 
 std::vector<const task::ShapeSpec*> select_shapes(const task::TaskSpec& spec, const std::vector<std::string>& names) {
   std::vector<std::string> known;
@@ -59,25 +49,19 @@ std::vector<const task::ShapeSpec*> select_shapes(const task::TaskSpec& spec, co
   return out;
 }
 
-// The live line: where the search is, what the GPU side has done, the best so far, the ETA.
-std::string progress_line(const search::Progress& p, const pipeline::GpuEvaluator* gpu) {
+// The live line: where the search is, what the GPU side has done (over every GPU), the best so
+// far, the ETA (over every GPU: the tuner's batches are split over them).
+std::string progress_line(const search::Progress& p, const Measurer& m) {
   std::string line = fmt::format("{} {}/{}", p.cls, p.asked, p.valid);
-  if (gpu)
-    line += fmt::format(" | compiled {} refused {} validated {} timed {}", gpu->compiled.load(),
-                        gpu->refused_static.load(), gpu->validated, gpu->timed);
+  if (!m.gpus.empty() && m.compile_only)
+    line += fmt::format(" | compiled {} refused {} errors {}", m.compiled(), m.refused_static(), m.compile_errors());
+  else if (!m.gpus.empty())
+    line += fmt::format(" | compiled {} refused {} validated {} timed {}", m.compiled(), m.refused_static(),
+                        m.validated(), m.timed());
+  if (m.lanes() > 1) line += fmt::format(" | {} lanes", m.split ? m.split->live_lanes() : m.lanes());
   if (p.best_score) line += fmt::format(" | best {:.2f} us", *p.best_score);
   if (p.eta_s) line += " | ETA " + search::format_duration(*p.eta_s);
   return line;
-}
-
-// The records to replay: the file's last context of the task, or of --device's records.
-search::DbContext replay_context(const TuneCommandOptions& opt, const std::string& task) {
-  const auto last = search::TuningDb::last_context(opt.replay, task, opt.device);
-  if (last) return *last;
-  if (opt.device.empty()) throw Error(fmt::format("{}: no tuning records of task {}", opt.replay.string(), task));
-  const auto devices = search::TuningDb::recorded_devices(opt.replay, task);
-  throw Error(fmt::format("--device {}: {} has no records of task {} measured on it (devices there: {})", opt.device,
-                          opt.replay.string(), task, devices.empty() ? std::string("none") : task::join_names(devices)));
 }
 
 // solution/<task>/configs/device_name=<device>.json: the only file `--write-config` writes
@@ -116,113 +100,6 @@ void parse_budget(const std::string& budget, search::TuneOptions& to) {
   }
 }
 
-// What measures the variants: the recorded database (--replay) or the GPU here.
-struct Measurer {
-  search::DbContext ctx;
-  std::unique_ptr<search::Evaluator> evaluator;
-  search::ReplayEvaluator* replay = nullptr;
-  pipeline::GpuEvaluator* gpu = nullptr;
-  std::string source_text;               // the config document's "source"
-  fs::path db_file;
-};
-
-Measurer replay_measurer(const TuneCommandOptions& opt, const task::TaskSpec& spec) {
-  Measurer m;
-  m.db_file = opt.db;
-  m.ctx = replay_context(opt, spec.name);
-  auto r = std::make_unique<search::ReplayEvaluator>(opt.replay, m.ctx);
-  m.replay = r.get();
-  m.evaluator = std::move(r);
-  fmt::print("ako tune {}: replaying {} (device {}, arch {}, source {}), no GPU used\n", spec.name,
-             opt.replay.string(), m.ctx.device, m.ctx.arch, m.ctx.source_hash.substr(0, 12));
-  if (!m.ctx.allow)
-    fmt::print("note: these records predate the static checks in ako tune; their variants were not checked "
-               "(spills, clock reads, ... may be among them)\n");
-  if (m.ctx.centre == search::kCentreMedian)
-    fmt::print("note: these records were timed before the IQM: their times are medians\n");
-  m.source_text = fmt::format("ako tune --strategy {} --replay {} (recorded on {}, {}), {}", opt.strategy,
-                              opt.replay.filename().string(), m.ctx.device, m.ctx.arch, utc_now());
-  return m;
-}
-
-// The records' context on the GPU here (dtypes are added by gpu_options).
-search::DbContext gpu_context(const TuneCommandOptions& opt, const task::TaskSpec& spec, const exec::GpuProbe& gpu) {
-  search::DbContext ctx;
-  ctx.task = spec.name;
-  ctx.source_hash = source_hash((spec.root / spec.solution.file).lexically_normal());
-  ctx.device = gpu.name;
-  ctx.driver = gpu.driver_version;
-  ctx.nvrtc = jit::nvrtc_version_string();
-  ctx.arch = opt.arch.empty() ? exec::arch_for(gpu.major, gpu.minor) : opt.arch;
-  jit::check_arch(ctx.arch);
-  ctx.l2 = opt.hot ? "hot" : "cold";
-  // Every variant goes through the static checks under the task's solution.allow (as in
-  // `ako run`); the allow list is part of the context, so records made under another list
-  // (or before tune checked variants) are never reused.
-  std::vector<std::string> allow = spec.solution.allow;
-  std::sort(allow.begin(), allow.end());
-  ctx.allow = allow;
-  // Times are IQMs now: records of medians (made before the IQM) are not reused.
-  ctx.centre = search::kCentreIqm;
-  return ctx;
-}
-
-pipeline::GpuEvaluatorOptions gpu_options(const TuneCommandOptions& opt, const task::TaskSpec& spec,
-                                          search::DbContext& ctx) {
-  pipeline::GpuEvaluatorOptions go;
-  for (DType t : spec.dtypes)
-    if (opt.dtypes.empty() || std::count(opt.dtypes.begin(), opt.dtypes.end(), std::string(dtype_name(t)))) {
-      ctx.dtypes.emplace_back(dtype_name(t));
-      go.dtypes.push_back(t);
-    }
-  for (const auto& d : opt.dtypes)
-    if (!parse_dtype(d) || !std::count(spec.dtypes.begin(), spec.dtypes.end(), *parse_dtype(d)))
-      throw Error("--dtypes " + d + ": task " + spec.name + " has no such dtype");
-  go.trials = opt.trials > 0 ? opt.trials : 1;
-  go.hot = opt.hot;
-  go.max_time_s = opt.max_time_s;
-  go.warmup_ms = opt.warmup_ms;
-  go.case_timeout_s = opt.case_timeout_s;
-  go.seed = opt.seed;
-  go.build.arch = ctx.arch;
-  go.build.compile.cache_dir = opt.cache_dir.empty() ? jit::default_cache_dir() : opt.cache_dir;
-  go.build.compile.use_cache = !opt.no_cache;
-  go.build.compile.jobs = opt.jobs;
-  go.build.compile.timeout_s = opt.compile_timeout_s;
-  go.build.compile.memory_bytes = opt.compile_memory;
-  go.build.root = spec.root;
-  go.build.allow = *ctx.allow;
-  return go;
-}
-
-// Nothing (after saying why) when there is no GPU.
-std::optional<Measurer> gpu_measurer(const TuneCommandOptions& opt, const task::TaskSpec& spec, const fs::path& root) {
-  const exec::GpuProbe gpu = exec::probe_gpu();
-  if (!gpu.available) {
-    fmt::print(stderr, "ako tune: no GPU: {}\n(--replay FILE re-runs a search on a recorded tuning database)\n",
-               gpu.reason);
-    return std::nullopt;
-  }
-  if (!opt.device.empty() && task::device_config_file_name(opt.device) != task::device_config_file_name(gpu.name))
-    throw Error("--device " + opt.device + ": this machine's GPU is " + gpu.name +
-                "; ako tune measures on the GPU here and writes its config (--device picks a recorded device "
-                "with --replay)");
-  Measurer m;
-  m.ctx = gpu_context(opt, spec, gpu);
-  const pipeline::GpuEvaluatorOptions go = gpu_options(opt, spec, m.ctx);
-  m.db_file = opt.db.empty() ? root / "bench" / "tuning" / (spec.name + ".jsonl") : opt.db;
-  auto g = std::make_unique<pipeline::GpuEvaluator>(spec, go);
-  m.gpu = g.get();
-  m.evaluator = std::move(g);
-  fmt::print("ako tune {}: {} (driver {}), arch {}, source {}\n", spec.name, m.ctx.device, m.ctx.driver, m.ctx.arch,
-             m.ctx.source_hash.substr(0, 12));
-  fmt::print("validation {} input set(s) per case; timing: warm-up {} ms, at most {} s per kernel and case; the "
-             "reference timed once per case\n",
-             go.trials, go.warmup_ms, go.max_time_s);
-  m.source_text = fmt::format("ako tune --strategy {}, {} (driver {}, {}), {}", opt.strategy, m.ctx.device,
-                              m.ctx.driver, m.ctx.arch, utc_now());
-  return m;
-}
 
 void print_database(const fs::path& db_file, const search::TuningDb& db) {
   if (db_file.empty()) return;
@@ -242,18 +119,21 @@ search::TuneOutcome run_search(const task::TaskSpec& spec, const std::vector<con
                                search::TuningDb& db, Progress& progress) {
   std::string status = "starting";
   int done = 0, planned = 0;
-  if (m.gpu)
-    m.gpu->on_case = [&](const std::string& label, const std::string& what) {
+  std::mutex mutex;  // several GPU lanes report their cases from their own threads
+  for (auto& g : m.gpus)
+    g->on_case = [&](const std::string& label, const std::string& what) {
+      const std::lock_guard<std::mutex> lock(mutex);
       progress.update(done, planned, status, label + " " + what);
     };
   const search::TuneOutcome o = search::tune(spec, shapes, mode, to, *m.evaluator, db, [&](const search::Progress& p) {
-    status = progress_line(p, m.gpu);
+    const std::lock_guard<std::mutex> lock(mutex);
+    status = progress_line(p, m);
     done = static_cast<int>(p.variants_done);
     planned = static_cast<int>(p.variants_planned);
     progress.update(done - 1, planned, "tune", status);
   });
   progress.clear();
-  if (m.gpu) m.gpu->on_case = nullptr;  // it captured this frame
+  for (auto& g : m.gpus) g->on_case = nullptr;  // it captured this frame
   return o;
 }
 
@@ -270,12 +150,30 @@ std::pair<size_t, size_t> print_tune_line(const search::TuneOutcome& o, const Me
              "pairs measured, {} reused",
              tuned, with_shapes, evaluations, refused, o.measured, o.reused);
   if (m.replay) fmt::print(", {} not in the replay file", m.replay->misses);
-  if (m.gpu)
+  if (!m.gpus.empty() && m.compile_only)
+    fmt::print(", {} compiled, {} compile errors, nothing run (compile-only)", m.compiled(), m.compile_errors());
+  else if (!m.gpus.empty())
     fmt::print(", {} compiled, {} compile errors, {} validated ({} correct), {} cases run, reference timed on {} cases",
-               m.gpu->compiled.load(), m.gpu->compile_errors.load(), m.gpu->validated, m.gpu->correct,
-               m.gpu->cases_run, m.gpu->references.timed());
+               m.compiled(), m.compile_errors(), m.validated(), m.correct(), m.cases_run(), m.references_timed());
+  if (m.lanes() > 1)
+    fmt::print(", {} lanes ({} lost, {} (variant, shape) pairs retried on another)", m.lanes(),
+               m.lanes() - m.split->live_lanes(), m.split->retried.load());
   fmt::print(", wall {:.2f} s\n", wall);
   return {tuned, with_shapes};
+}
+
+// --compile-only's verdict: 0 when every variant asked compiled and passed the static checks.
+int print_compile_only_line(const search::TuneOutcome& o) {
+  size_t evaluations = 0, wrong = 0, refused = 0;
+  for (const auto& co : o.classes) {
+    evaluations += co.evaluations;
+    wrong += co.wrong;
+    refused += co.refused;
+  }
+  fmt::print("COMPILE-ONLY: {} of {} variants compiled and passed the static checks; {} failed ({} refused by the "
+             "static checks); nothing was run or timed\n",
+             evaluations - wrong, evaluations, wrong, refused);
+  return wrong == 0 ? kExitOk : kExitIncorrect;
 }
 
 }  // namespace
@@ -300,9 +198,20 @@ int tune_command(const TuneCommandOptions& opt) {
   const search::TimeBudget budget_clock(time_budget);
   to.stop = [&] { return budget_clock.expired(); };
 
-  std::optional<Measurer> measurer = opt.replay.empty() ? gpu_measurer(opt, spec, root) : replay_measurer(opt, spec);
+  if (opt.compile_only && !opt.replay.empty()) throw Error("--compile-only and --replay: a replay compiles nothing");
+  if (opt.compile_only && opt.write_config)
+    throw Error("--compile-only --write-config: a compile-only run measures nothing, so it has no winners to write");
+  if (!opt.gpus.empty() && !opt.replay.empty()) throw Error("--gpus and --replay: a replay uses no GPU");
+  std::optional<Measurer> measurer =
+      opt.replay.empty() ? gpu_measurer(opt, spec, root, static_cast<bool>(opt.add_lanes)) : replay_measurer(opt, spec);
   if (!measurer) return kExitUsage;
   Measurer& m = *measurer;
+  to.compile_only = m.compile_only;
+  if (opt.add_lanes) opt.add_lanes(m);
+  finish_lanes(m);
+  // Exhaustive and random ignore scores: a batch per GPU keeps each GPU's worker as busy as one
+  // GPU's is. Evolve keeps its batch (the search stays what it is on one GPU), split over them.
+  if (opt.batch == 0 && opt.strategy != "evolve") to.batch *= m.lanes();
 
   // The search starts from the tuned device's config (its classes, its params), as `ako run`
   // on that device would use it.
@@ -330,9 +239,10 @@ int tune_command(const TuneCommandOptions& opt) {
 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("\n");
-  if (m.gpu)
-    for (const auto& note : m.gpu->cache_notes()) fmt::print(stderr, "{}\n", note);
-  if (m.gpu) print_pipeline(o.pipeline);
+  for (const auto& note : m.cache_notes()) fmt::print(stderr, "{}\n", note);
+  if (m.split)
+    for (const auto& note : m.split->notes()) fmt::print("{}\n", note);
+  if (!m.gpus.empty()) print_pipeline(o.pipeline);
   const auto [tuned, with_shapes] = print_tune_line(o, m, wall);
   if (o.stopped)
     fmt::print("STOPPED: the time budget ({}) ran out; in a written config an incomplete class keeps its params unless "
@@ -346,6 +256,7 @@ int tune_command(const TuneCommandOptions& opt) {
     write_file_atomically(opt.json, summary_json(info, o, db, unseen).dump(2) + "\n");
   }
   if (opt.write_config) write_device_config(spec, config_out, m.ctx.device, doc);
+  if (m.compile_only) return print_compile_only_line(o);
   return tuned == with_shapes ? kExitOk : kExitIncorrect;
 }
 

@@ -4,6 +4,7 @@
 // and timed in the worker, in batches) or replaying a recorded tuning database without one.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "jit/compiler.hpp"
 
 namespace ako::cli {
+
+struct Measurer;  // cli/commands/tune_measurer.hpp
 
 struct TuneCommandOptions {
   std::string task;
@@ -43,9 +46,17 @@ struct TuneCommandOptions {
   double compile_timeout_s = jit::kDefaultCompileTimeoutS;              // per variant; 0: none
   unsigned long long compile_memory = jit::kDefaultCompileMemoryBytes;  // per variant; 0: none
   std::optional<bool> progress;
+  // --gpus: "" one GPU (device 0, as before), "all", "N" (the first N), "I,J,..." (by index);
+  // one worker per GPU, the batches split over them (exec/client/gpu_selection.hpp).
+  std::string gpus;
+  // --compile-only: compile and statically check every variant, run nothing (records "compiled").
+  bool compile_only = false;
+  // Adds lanes beyond this host's GPUs before the search (ako-mpi-tune: the other ranks).
+  std::function<void(Measurer&)> add_lanes;
 };
 
-// Returns the exit status: 0 every class with shapes has a winner; 1 some class found no
+// Returns the exit status (--compile-only: 0 every variant compiled and passed the static
+// checks, 1 some did not): 0 every class with shapes has a winner; 1 some class found no
 // correct variant; 2 usage, spec, build or environment error (e.g. no GPU and no --replay).
 int tune_command(const TuneCommandOptions& opt);
 
