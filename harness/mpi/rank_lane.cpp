@@ -1,0 +1,60 @@
+#include "mpi/rank_lane.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "mpi/work_messages.hpp"
+
+namespace ako::mpi {
+
+bool RankRoster::any_lost() const {
+  for (bool l : lost)
+    if (l) return true;
+  return false;
+}
+
+double rank_timeout_s() {
+  const char* v = std::getenv("AKO_MPI_RANK_TIMEOUT");
+  const double t = v && *v ? std::atof(v) : 0;
+  return t > 0 ? t : 60;
+}
+
+RankLane::RankLane(MpiLink& link, int rank, double timeout_s, RankRoster& roster)
+    : link_(link), rank_(rank), timeout_s_(timeout_s), roster_(roster) {}
+
+std::vector<search::DbRecord> RankLane::evaluate(const std::vector<search::EvalRequest>& batch) {
+  using clock = std::chrono::steady_clock;
+  const auto lose = [&](const std::string& why, std::vector<search::DbRecord> done) {
+    roster_.lost[static_cast<size_t>(rank_)] = true;
+    return search::LaneLost(why, std::move(done));
+  };
+  try {
+    link_.send(rank_, kWork, requests_json(batch).dump());
+  } catch (const Error& e) {
+    throw lose(e.what(), {});
+  }
+  auto heard = clock::now();
+  for (;;) {
+    while (auto msg = link_.poll(rank_)) {
+      heard = clock::now();
+      if (msg->first != kDone) continue;  // a heartbeat
+      const auto j = nlohmann::json::parse(msg->second);
+      std::vector<search::DbRecord> records = records_from_json(j.at("records"));
+      if (const std::string why = j.value("lost", ""); !why.empty())
+        throw lose(fmt::format("rank {}: {}", rank_, why), std::move(records));
+      return records;
+    }
+    const double silent = std::chrono::duration<double>(clock::now() - heard).count();
+    if (silent > timeout_s_)
+      throw lose(fmt::format("rank {} silent for {:.0f} s (no heartbeat; AKO_MPI_RANK_TIMEOUT): taken for dead", rank_,
+                             silent),
+                 {});
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace ako::mpi

@@ -1,0 +1,88 @@
+#include "mpi/rank_server.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <future>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands/tune_measurer.hpp"
+#include "mpi/work_messages.hpp"
+#include "pipeline/workspace.hpp"
+#include "task/spec.hpp"
+
+namespace ako::mpi {
+
+namespace {
+
+using nlohmann::json;
+
+// The tests' hook: AKO_TEST_MPI_DIE_RANK=r makes rank r SIGKILL itself on receiving its
+// AKO_TEST_MPI_DIE_AT_WORK-th (default 1st) work message: a host lost in the middle of a batch.
+void maybe_die(int rank, int works) {
+  const char* r = std::getenv("AKO_TEST_MPI_DIE_RANK");
+  const char* at = std::getenv("AKO_TEST_MPI_DIE_AT_WORK");
+  if (r && std::atoi(r) == rank && works == (at ? std::atoi(at) : 1)) std::raise(SIGKILL);
+}
+
+std::string evaluate_and_beat(MpiLink& link, search::Evaluator& evaluator,
+                              const std::vector<search::EvalRequest>& requests) {
+  auto result = std::async(std::launch::async, [&] { return evaluator.evaluate(requests); });
+  json reply;
+  while (result.wait_for(std::chrono::duration<double>(kBeatSeconds)) != std::future_status::ready)
+    link.send(0, kBeat, "");
+  try {
+    reply["records"] = records_json(result.get());
+  } catch (const search::LaneLost& e) {
+    reply["records"] = records_json(e.done);
+    reply["lost"] = e.what();
+  } catch (const std::exception& e) {
+    reply["records"] = json::array();
+    reply["lost"] = e.what();
+  }
+  return reply.dump();
+}
+
+}  // namespace
+
+bool serve_rank(MpiLink& link, const cli::TuneCommandOptions& opt) {
+  std::optional<cli::Measurer> measurer;
+  std::optional<task::TaskSpec> spec;
+  json hello{{"host", MpiLink::host_name()}};
+  try {
+    const auto root = pipeline::find_workspace(opt.root);
+    spec = task::load_task(root, opt.task);
+    measurer = cli::gpu_measurer(opt, *spec, root, true);
+    if (!measurer) throw Error("no GPU on this rank");
+    cli::finish_lanes(*measurer);
+    hello["context"] = measurer->ctx.key();
+    hello["lanes"] = measurer->lanes();
+  } catch (const std::exception& e) {
+    hello["error"] = e.what();
+  }
+  link.send(0, kHello, hello.dump());
+  int works = 0;
+  for (;;) {
+    auto msg = link.poll(0);
+    if (!msg) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
+    if (msg->first == kStop) return json::parse(msg->second).value("finalize", true);
+    if (msg->first != kWork) continue;
+    maybe_die(link.rank(), ++works);
+    std::string reply;
+    try {
+      if (!measurer) throw Error(hello.value("error", "this rank has no lanes"));
+      reply = evaluate_and_beat(link, *measurer->evaluator, requests_from_json(json::parse(msg->second), *spec));
+    } catch (const std::exception& e) {
+      reply = json{{"records", json::array()}, {"lost", e.what()}}.dump();
+    }
+    link.send(0, kDone, reply);
+  }
+}
+
+}  // namespace ako::mpi
