@@ -4,6 +4,12 @@
 // correct result whose times follow the case's bytes at a plausible bandwidth, so `ako run`,
 // `ako tune` and `ako iterate` go their whole real way to their files.
 //   AKO_FAKE_WORKER_CASE_MS  milliseconds each case takes (default 20): a worker busy on the GPU
+//   AKO_FAKE_WORKER_DIE_ON   a GPU UUID: a worker pinned to it (CUDA_VISIBLE_DEVICES, as ako tune
+//                            --gpus pins its workers) SIGKILLs itself inside a case, after
+//   AKO_FAKE_WORKER_DIE_AFTER  cases finished (default 0), in the batch's first worker; the
+//                            workers started again for the rest find no GPU and exit before
+//                            any case, as a real worker does on a GPU that fell off the bus:
+//                            the watchdog gives up on it (two workers in a row finish no case)
 // Like a real worker deep in a long kernel, it does not notice its parent going away: SIGPIPE
 // is ignored, and once orphaned it stays alive for 3 more seconds before it leaves, so a worker
 // that outlives ako is there for the tests to see, unless ako's PR_SET_PDEATHSIG (or its signal
@@ -98,8 +104,21 @@ int main(int argc, char** argv) {
   dev.device = d;
   emit(dev);
 
+  const char* die_on = std::getenv("AKO_FAKE_WORKER_DIE_ON");
+  const char* pinned = std::getenv("CUDA_VISIBLE_DEVICES");
+  const bool dies = die_on && pinned && std::string(die_on) == pinned;
+  const char* die_after_env = std::getenv("AKO_FAKE_WORKER_DIE_AFTER");
+  const bool first_worker = !job.cases.empty() && job.cases.front().index == 0;
+  const int die_after = die_after_env ? std::atoi(die_after_env) : 0;
+  if (dies && !first_worker) {
+    std::fprintf(stderr, "fake worker: the GPU %s is gone (cuInit: CUDA_ERROR_NO_DEVICE)\n", pinned);
+    return 1;
+  }
+  int finished = 0;
   for (const CaseJob& c : job.cases) {
     emit({"begin", c.index});
+    if (dies && finished == die_after) std::raise(SIGKILL);
+    ++finished;
     WorkerEvent phase{"phase", c.index};
     phase.phase = "validate";
     emit(phase);

@@ -1,0 +1,110 @@
+// `mpirun -np 3 ako tune ...` on one machine, in compile-only mode (no GPU needed): rank 0 owns
+// the search and the database, ranks 1 and 2 compile and check the shares they are sent. The
+// fake driver (tests/support/fake_gpu/) gives each rank a GPU UUID of its own (as hosts have),
+// so the database says which rank did what. A rank that SIGKILLs itself on its first share
+// (AKO_TEST_MPI_DIE_RANK, a test hook of ako-mpi-tune) costs only that share: rank 0 hears no
+// heartbeat and sends it elsewhere. Skipped, saying why, when this build has no MPI.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "../ako_cli_support.hpp"
+#include "common/atomic_file.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ako::testsupport::has;
+using ako::testsupport::Ran;
+using ako::testsupport::run_shell;
+using nlohmann::json;
+
+class MpiTuneCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!AKO_HAVE_MPI)
+      GTEST_SKIP() << "this build has no MPI (ako-mpi-tune not built: CMake found no MPI or -DAKO_MPI=OFF; "
+                      "scripts/setup.sh installs openmpi-bin and libopenmpi-dev)";
+    std::string tmpl = (fs::temp_directory_path() / "ako-mpi-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    ws_ = dir_ / "ws";
+    for (const char* d : {"tasks/inplace_scale", "input/inplace_scale", "solution/inplace_scale"}) {
+      fs::create_directories(ws_ / d);
+      fs::copy(fs::path(AKO_TEST_DIR) / "tasks" / d, ws_ / d, fs::copy_options::recursive);
+    }
+    auto task = json::parse(ako::read_file(ws_ / "tasks/inplace_scale/task.json"));
+    task["solution"]["params"]["BLOCK"] = {32, 64, 96, 128, 160, 192, 224, 256, 512, 1024};
+    ako::write_file_atomically(ws_ / "tasks/inplace_scale/task.json", task.dump(2) + "\n");
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!HasFailure() && !dir_.empty()) fs::remove_all(dir_, ec);
+  }
+
+  // mpirun -np 3 ako tune ... in the workspace (root allowed: CI runs as root).
+  Ran mpirun(const std::string& mpirun_args, const std::string& tune_args, const std::string& env = "") const {
+    const char* ld = std::getenv("LD_LIBRARY_PATH");
+    const std::string vars = fmt::format(
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp OMPI_MCA_pml=ob1 "
+        "AKO_CACHE_DIR='{}' TMPDIR='{}' LD_LIBRARY_PATH='{}{}' {} ",
+        (dir_ / "cache").string(), dir_.string(), AKO_FAKE_CUDA_DIR, ld && *ld ? std::string(":") + ld : "", env);
+    return run_shell("cd '" + ws_.string() + "' && " + vars + "timeout 120 '" AKO_MPIEXEC "' --oversubscribe " +
+                     mpirun_args + " -np 3 '" AKO_BINARY_DIR "/ako' tune task inplace_scale --compile-only "
+                     "--strategy exhaustive --no-progress --db '" + db().string() + "' " + tune_args);
+  }
+  fs::path db() const { return dir_ / "tune.jsonl"; }
+
+  // Every (variant, shape) once, "compiled"; the records per rank (from the fake UUID's rank byte).
+  std::map<int, int> expect_each_pair_once() const {
+    std::set<std::string> keys;
+    std::map<int, int> per_rank;
+    std::istringstream in(ako::read_file(db()));
+    size_t n = 0;
+    for (std::string l; std::getline(in, l);) {
+      if (l.empty()) continue;
+      const json j = json::parse(l);
+      ++n;
+      EXPECT_TRUE(keys.insert(j["shape"].get<std::string>() + j["params"].dump()).second) << "twice: " << l;
+      EXPECT_EQ(j["verdict"], "compiled") << l;
+      const std::string uuid = j.value("gpu_uuid", "");
+      EXPECT_EQ(uuid.size(), 40u) << l;
+      if (uuid.size() == 40) ++per_rank[std::stoi(uuid.substr(36, 2), nullptr, 16)];
+    }
+    EXPECT_EQ(keys.size(), 20u);
+    EXPECT_EQ(n, 20u);
+    return per_rank;
+  }
+
+  fs::path dir_, ws_;
+};
+
+TEST_F(MpiTuneCli, ThreeRanksSplitTheSearchAndRankZeroRecordsEachVariantOnce) {
+  const Ran r = mpirun("", "--mpi");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "MPI: 3 ranks; lanes: ")) << r.out;
+  EXPECT_TRUE(has(r.out, "COMPILE-ONLY: 20 of 20 variants compiled")) << r.out;
+  EXPECT_TRUE(has(r.out, "3 lanes (0 lost")) << r.out;
+  const auto per_rank = expect_each_pair_once();
+  for (int rank = 0; rank < 3; ++rank) EXPECT_GT(per_rank.count(rank) ? per_rank.at(rank) : 0, 0) << "rank " << rank;
+}
+
+TEST_F(MpiTuneCli, ARankKilledMidSearchHasItsVariantsRetriedElsewhere) {
+  // Without --mpi: ako sees that mpirun started it and hands over to ako-mpi-tune itself.
+  // --enable-recovery: Open MPI keeps the job going when a rank dies (by default it ends all).
+  const Ran r = mpirun("--enable-recovery", "", "AKO_TEST_MPI_DIE_RANK=2 AKO_MPI_RANK_TIMEOUT=3");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "lost: rank 2 silent for")) << r.out;
+  EXPECT_TRUE(has(r.out, "3 lanes (1 lost")) << r.out;
+  const auto per_rank = expect_each_pair_once();
+  EXPECT_EQ(per_rank.count(2), 0u) << "rank 2 died on its first share";
+  EXPECT_GT(per_rank.count(0) ? per_rank.at(0) : 0, 0);
+  EXPECT_GT(per_rank.count(1) ? per_rank.at(1) : 0, 0);
+}
+
+}  // namespace

@@ -1,0 +1,165 @@
+// `ako tune --gpus` on a machine without GPUs: the fake driver (tests/support/fake_gpu/) shows
+// several GPUs with UUIDs, and the fake worker stands in for ako-worker on each (pinned by
+// CUDA_VISIBLE_DEVICES=<uuid>, as the real one is). The search is split over the GPUs, every
+// (variant, shape) is evaluated once and tagged with the GPU that did it, a GPU lost in the
+// middle of a batch (its worker SIGKILLs itself, and again when restarted) has its unfinished
+// variants taken over by the others, mixed models are refused, and --compile-only (with or
+// without a GPU) records "compiled" lines that a measuring run never takes for measurements.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "../ako_cli_support.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ako::testsupport::has;
+using ako::testsupport::Ran;
+using ako::testsupport::run_shell;
+using nlohmann::json;
+
+constexpr int kVariants = 10;  // BLOCK values below, on 2 shapes: 20 (variant, shape) pairs
+
+std::string fake_uuid(int rank, int gpu) {
+  return fmt::format("GPU-fa4e0000-0000-0000-0000-00000000{:02x}{:02x}", rank, gpu);
+}
+
+class MultiGpuCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "ako-gpus-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    ws_ = dir_ / "ws";
+    for (const char* d : {"tasks/inplace_scale", "input/inplace_scale", "solution/inplace_scale"}) {
+      fs::create_directories(ws_ / d);
+      fs::copy(fs::path(AKO_TEST_DIR) / "tasks" / d, ws_ / d, fs::copy_options::recursive);
+    }
+    auto task = json::parse(ako::read_file(ws_ / "tasks/inplace_scale/task.json"));
+    task["solution"]["params"]["BLOCK"] = {32, 64, 96, 128, 160, 192, 224, 256, 512, 1024};
+    ako::write_file_atomically(ws_ / "tasks/inplace_scale/task.json", task.dump(2) + "\n");
+  }
+  void TearDown() override {
+    std::error_code ec;
+    if (!HasFailure()) fs::remove_all(dir_, ec);
+  }
+
+  // `ako ARGS` in the workspace with the fake driver (unless `fake_driver` is false) and worker.
+  Ran ako(const std::string& args, const std::string& env = "", bool fake_driver = true) const {
+    const char* ld = std::getenv("LD_LIBRARY_PATH");
+    std::string vars = fmt::format("AKO_CACHE_DIR='{}' TMPDIR='{}' AKO_WORKER='{}' AKO_FAKE_WORKER_CASE_MS=5 ",
+                                   (dir_ / "cache").string(), dir_.string(), AKO_FAKE_WORKER);
+    if (fake_driver)
+      vars += fmt::format("LD_LIBRARY_PATH='{}{}' ", AKO_FAKE_CUDA_DIR, ld && *ld ? std::string(":") + ld : "");
+    return run_shell("cd '" + ws_.string() + "' && " + vars + env + " '" AKO_BINARY_DIR "/ako' tune task inplace_scale --db '" +
+                     db().string() + "' --no-progress " + args);
+  }
+  fs::path db() const { return dir_ / "tune.jsonl"; }
+
+  std::vector<json> lines() const {
+    std::vector<json> out;
+    std::istringstream in(ako::read_file(db()));
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty()) out.push_back(json::parse(l));
+    return out;
+  }
+
+  // Every (variant, shape) pair exactly once; returns the records per GPU UUID.
+  std::map<std::string, int> expect_each_pair_once(const std::string& verdict) const {
+    std::set<std::string> keys;
+    std::map<std::string, int> per_gpu;
+    const auto all = lines();
+    for (const auto& l : all) {
+      EXPECT_TRUE(keys.insert(l["shape"].get<std::string>() + l["params"].dump()).second) << "twice: " << l.dump();
+      EXPECT_EQ(l["verdict"], verdict) << l.dump();
+      ++per_gpu[l.value("gpu_uuid", "")];
+    }
+    EXPECT_EQ(keys.size(), 2u * kVariants);
+    EXPECT_EQ(all.size(), 2u * kVariants);
+    return per_gpu;
+  }
+
+  fs::path dir_, ws_;
+};
+
+TEST_F(MultiGpuCli, GpusAllSplitsTheSearchOverEveryGpuAndMeasuresEachVariantOnce) {
+  const Ran r = ako("--gpus all --strategy exhaustive", "AKO_FAKE_GPU_COUNT=3");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "GPUs: 3 (0 " + fake_uuid(0, 0))) << r.out;
+  EXPECT_TRUE(has(r.out, "3 lanes (0 lost, 0 (variant, shape) pairs retried on another)")) << r.out;
+  const auto per_gpu = expect_each_pair_once("correct");
+  for (int g = 0; g < 3; ++g) EXPECT_GT(per_gpu.count(fake_uuid(0, g)) ? per_gpu.at(fake_uuid(0, g)) : 0, 0) << g;
+  EXPECT_EQ(per_gpu.size(), 3u) << r.out;
+
+  // The same command again resumes: everything is in the database, nothing is measured.
+  const Ran again = ako("--gpus all --strategy exhaustive", "AKO_FAKE_GPU_COUNT=3");
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_TRUE(has(again.out, "0 (variant, shape) pairs measured, 20 reused")) << again.out;
+}
+
+TEST_F(MultiGpuCli, AGpuLostMidBatchHasItsVariantsRetriedByAnother) {
+  const std::string env = "AKO_FAKE_GPU_COUNT=3 AKO_FAKE_WORKER_DIE_ON=" + fake_uuid(0, 1) +
+                          " AKO_FAKE_WORKER_DIE_AFTER=2";
+  const Ran r = ako("--gpus all --strategy exhaustive", env);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "lane " + fake_uuid(0, 1) + " lost: the worker on " + fake_uuid(0, 1) + " gave up")) << r.out;
+  EXPECT_TRUE(has(r.out, "3 lanes (1 lost,")) << r.out;
+  const auto per_gpu = expect_each_pair_once("correct");
+  // Its worker finished the first variant (both dtypes' cases) before it died: that record stays.
+  EXPECT_EQ(per_gpu.count(fake_uuid(0, 1)) ? per_gpu.at(fake_uuid(0, 1)) : 0, 1) << r.out;
+}
+
+TEST_F(MultiGpuCli, GpusOfDifferentModelsAreRefused) {
+  const Ran r = ako("--gpus all", "AKO_FAKE_GPU_NAMES='NVIDIA H200,NVIDIA H100 80GB HBM3'");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "different models (0: NVIDIA H200, 1: NVIDIA H100 80GB HBM3)")) << r.out;
+  EXPECT_FALSE(fs::exists(db()));
+  // One model of the two, by index, is fine.
+  const Ran one = ako("--gpus 1, --compile-only", "AKO_FAKE_GPU_NAMES='NVIDIA H200,NVIDIA H100 80GB HBM3'");
+  EXPECT_EQ(one.status, 0) << one.out;
+  EXPECT_TRUE(has(one.out, "NVIDIA H100 80GB HBM3")) << one.out;
+  const Ran bad = ako("--gpus 4", "AKO_FAKE_GPU_COUNT=2");
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_TRUE(has(bad.out, "--gpus 4: this host has 2 visible GPU(s)")) << bad.out;
+}
+
+TEST_F(MultiGpuCli, CompileOnlyOnThreeGpusRecordsCompiledLinesNeverTakenForMeasurements) {
+  const Ran r = ako("--gpus all --compile-only --strategy exhaustive", "AKO_FAKE_GPU_COUNT=3");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "COMPILE-ONLY: 20 of 20 variants compiled and passed the static checks")) << r.out;
+  const auto per_gpu = expect_each_pair_once("compiled");
+  EXPECT_EQ(per_gpu.size(), 3u) << r.out;
+  for (const auto& l : lines()) EXPECT_EQ(l["iqm_us"], 0.0) << l.dump();
+
+  const Ran again = ako("--gpus all --compile-only --strategy exhaustive", "AKO_FAKE_GPU_COUNT=3");
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_TRUE(has(again.out, "0 (variant, shape) pairs measured, 20 reused")) << again.out;
+  // A measuring run measures every variant: a compiled line is no measurement.
+  const Ran measured = ako("--strategy exhaustive", "AKO_FAKE_GPU_COUNT=3");
+  ASSERT_EQ(measured.status, 0) << measured.out;
+  EXPECT_TRUE(has(measured.out, "20 (variant, shape) pairs measured, 0 reused")) << measured.out;
+  EXPECT_FALSE(has(measured.out, "lanes")) << measured.out;  // one GPU: the one-GPU path
+
+  const Ran write = ako("--compile-only --write-config", "AKO_FAKE_GPU_COUNT=1");
+  EXPECT_EQ(write.status, 2) << write.out;
+  EXPECT_TRUE(has(write.out, "has no winners to write")) << write.out;
+}
+
+TEST_F(MultiGpuCli, CompileOnlyNeedsNoGpu) {
+  // No fake driver: on this machine there is no libcuda at all (where there is one, its GPU's
+  // context is used instead; the records are "compiled" either way).
+  const Ran r = ako("--compile-only --strategy exhaustive --arch sm_90a", "", false);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "COMPILE-ONLY: 20 of 20 variants compiled")) << r.out;
+  expect_each_pair_once("compiled");
+}
+
+}  // namespace
