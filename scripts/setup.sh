@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake g++ pkg-config
           libgit2-dev nlohmann-json3-dev libfmt-dev libcli11-dev
-          libbenchmark-dev libgtest-dev libssl-dev zlib1g-dev)
+          libbenchmark-dev libgtest-dev libssl-dev zlib1g-dev
+          openmpi-bin libopenmpi-dev)
 # Wanted, not required: headless Chromium renders report.html in the report tests (Debian 12
 # has the package; where the distribution lacks it, those tests skip and say why).
 OPTIONAL_PACKAGES=(chromium-headless-shell)
