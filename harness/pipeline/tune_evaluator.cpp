@@ -167,7 +167,14 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
     out->variants.push_back(std::move(v));
   }
 
-  out->base = build_kernels(reference_cases, opt_.build);
+  {
+    // The lanes of a --gpus run prepare their shares at once and all need the same reference and
+    // support kernels: one builds them, the others then find them in the cache (and two threads
+    // of one process never compile the same cache entry at the same time).
+    static std::mutex base_build;
+    const std::lock_guard<std::mutex> lock(base_build);
+    out->base = build_kernels(reference_cases, opt_.build);
+  }
   add_cache_notes(out->base.cache_notes);
   if (!out->base.errors.empty())
     throw Error("the reference or support kernels do not compile:\n" + out->base.errors.front());
@@ -242,11 +249,7 @@ bool finished_by_worker(const CaseResult& r) {
 std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepared) {
   auto& batch = dynamic_cast<GpuBatch&>(prepared);
   auto& vs = batch.variants;
-  if (opt_.compile_only) {
-    for (const Variant& v : vs)
-      if (v.error.empty()) ++validated;  // "checked": compiled and passed the static checks
-    return compile_only_records(vs, opt_.gpu_uuid);
-  }
+  if (opt_.compile_only) return compile_only_records(vs, opt_.gpu_uuid);
   const BatchJob bj = batch_job(batch, opt_, references);
   std::string lost;  // a lane's worker gave up (WorkerRun::fatal): its unfinished variants go elsewhere
   const exec::WorkerJob& job = bj.job;

@@ -211,7 +211,7 @@ int tune_command(const TuneCommandOptions& opt) {
   finish_lanes(m);
   // Exhaustive and random ignore scores: a batch per GPU keeps each GPU's worker as busy as one
   // GPU's is. Evolve keeps its batch (the search stays what it is on one GPU), split over them.
-  if (opt.batch == 0 && opt.strategy != "evolve") to.batch *= m.lanes();
+  if (opt.batch == 0 && opt.strategy != "evolve" && m.lanes() > 1) to.batch *= m.lanes();
 
   // The search starts from the tuned device's config (its classes, its params), as `ako run`
   // on that device would use it.

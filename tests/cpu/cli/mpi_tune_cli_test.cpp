@@ -107,4 +107,26 @@ TEST_F(MpiTuneCli, ARankKilledMidSearchHasItsVariantsRetriedElsewhere) {
   EXPECT_GT(per_rank.count(1) ? per_rank.at(1) : 0, 0);
 }
 
+// A build without MPI has no ako-mpi-tune beside ako (stood for here by a copy of ako alone):
+// `ako tune --mpi`, and `ako tune` under an MPI launcher, say so and how to get one.
+TEST(MpiHandover, AnAkoWithoutAkoMpiTuneBesideItSaysSoAndHowToGetOne) {
+  std::string tmpl = (fs::temp_directory_path() / "ako-nompi-test-XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  const fs::path dir = tmpl;
+  fs::copy_file(AKO_BINARY_DIR "/ako", dir / "ako");
+  for (const std::string how : {"tune task rmsnorm --mpi", "tune task rmsnorm"}) {
+    const std::string env = how.find("--mpi") == std::string::npos ? "OMPI_COMM_WORLD_SIZE=3 " : "";
+    const Ran r = run_shell(env + "'" + (dir / "ako").string() + "' " + how);
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_TRUE(has(r.out, "this build of ako has no MPI")) << r.out;
+    EXPECT_TRUE(has(r.out, "apt-get install openmpi-bin libopenmpi-dev")) << r.out;
+    EXPECT_TRUE(has(r.out, "-DAKO_MPI=ON")) << r.out;
+  }
+  // One rank alone (OMPI_COMM_WORLD_SIZE=1) is a plain ako tune.
+  const Ran alone = run_shell("OMPI_COMM_WORLD_SIZE=1 '" + (dir / "ako").string() + "' tune --help");
+  EXPECT_EQ(alone.status, 0) << alone.out;
+  EXPECT_TRUE(has(alone.out, "--gpus")) << alone.out;
+  fs::remove_all(dir);
+}
+
 }  // namespace
