@@ -15,11 +15,13 @@
 
 #include <filesystem>
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -213,6 +215,41 @@ TEST_F(KillCli, TuneKilledAtRandomMomentsLeavesNoWorkerAndWholeDbLinesAndResumes
   EXPECT_NE(out.find(fmt::format("{} usable records", before.keys.size())), std::string::npos) << out;
   EXPECT_NE(out.find(fmt::format("{} reused", before.keys.size())), std::string::npos) << out;
   EXPECT_TRUE(ako::testsupport::left_after(token_, 500).empty());
+}
+
+// `ako tune --gpus all` on three fake GPUs, stopped by each signal in the middle of the search
+// (three workers measuring at once): no worker of any GPU is left, every line is a whole record,
+// no record appears twice, and the same command resumes (what was recorded is reused) and completes.
+TEST_F(KillCli, TuneOnThreeGpusKilledLeavesNoWorkerAndResumes) {
+  const fs::path db = dir_ / "tune.jsonl";
+  const std::vector<std::string> args{"tune", "task", "inplace_scale", "--db", db.string(), "--strategy",
+                                      "exhaustive", "--gpus", "all", "--batch", "3", "--no-progress"};
+  const std::vector<std::string> gpus{"AKO_FAKE_GPU_COUNT=3", "AKO_FAKE_WORKER_CASE_MS=60"};
+  const auto [warm_status, warm_out] = complete(args, gpus);  // warm the kernel cache
+  ASSERT_EQ(warm_status, 0) << warm_out;
+  ASSERT_EQ(read_db(db).keys.size(), size_t(kVariants * kShapes)) << warm_out;
+  for (const int sig : kSignals) {
+    fs::remove(db);
+    const fs::path log = dir_ / "kill-gpus.log";
+    KilledProcess p = start(args, log, gpus);
+    // Once some records are in (the workers are busy with the next batch), stop it.
+    for (int i = 0; i < 400 && read_db(db).keys.size() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const Ended e = p.stop_after(0, sig);
+    const std::string what = describe(0, sig, e, log);
+    ASSERT_TRUE(e.signalled) << "it finished before the signal\n" << what;
+    EXPECT_TRUE(ako::testsupport::left_after(token_, 500).empty()) << what;
+    const DbLines before = read_db(db);
+    EXPECT_TRUE(before.broken.empty()) << what;
+    EXPECT_EQ(static_cast<size_t>(before.records), before.keys.size()) << "a record twice\n" << what;
+    EXPECT_LT(before.keys.size(), size_t(kVariants * kShapes)) << what;
+
+    const auto [status, out] = complete(args, gpus);
+    EXPECT_EQ(status, 0) << out;
+    const DbLines after = read_db(db);
+    EXPECT_EQ(after.keys.size(), size_t(kVariants * kShapes)) << out;
+    EXPECT_EQ(static_cast<size_t>(after.records), after.keys.size()) << "a record twice\n" << out;
+    EXPECT_NE(out.find(fmt::format("{} reused", before.keys.size())), std::string::npos) << out;
+  }
 }
 
 TEST_F(KillCli, RunKilledAtRandomMomentsLeavesNoWorkerAndNoHalfWrittenJson) {
