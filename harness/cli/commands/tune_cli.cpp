@@ -13,12 +13,13 @@ TuneCli::TuneCli(CLI::App& app) {
       "time them on the GPU (or replay a recorded tuning database without one), record every measurement,\n"
       "pick winners (within 1% is a tie: fewer registers, then smaller params) and report coverage.\n"
       "Exit 0 every class has a winner; 1 some class found no correct variant; 2 usage, spec, build or no GPU.\n"
+      "--compile-only: exit 0 every variant compiled and passed the static checks, 1 some did not.\n"
       "With --gpus, one worker per GPU; across hosts, mpirun -np N ako tune --mpi ... (ako-mpi-tune).");
   add_task_positionals(cmd, words);
   cmd->add_option("--strategy", tune.strategy, "exhaustive, random or evolve")
       ->capture_default_str()->check(CLI::IsMember({"exhaustive", "random", "evolve"}));
   cmd->add_option("--budget", tune.budget, "variants to evaluate per class: N, or P% of its valid points (default: no limit)");
-  cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch (default: 32 for evolve, 128 otherwise)");
+  cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch, split over the GPUs (default: 32 for evolve, 128 per GPU otherwise)");
   cmd->add_option("--time", tune.time, "wall budget, e.g. 300, 300s, 5m, 1.5h: no new batch starts after it; rerun to resume");
   cmd->add_option("--json", tune.json, "also write a summary (schema ako.tune-summary/1) to this file");
   cmd->add_option("--shapes", tune.shapes, "only these shapes, comma separated")->delimiter(',');
