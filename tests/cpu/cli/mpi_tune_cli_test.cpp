@@ -107,6 +107,16 @@ TEST_F(MpiTuneCli, ARankKilledMidSearchHasItsVariantsRetriedElsewhere) {
   EXPECT_GT(per_rank.count(1) ? per_rank.at(1) : 0, 0);
 }
 
+// ako and ako-worker must start where there is no libmpi (the GPU machine):
+// only ako-mpi-tune links it.
+TEST(MpiHandover, OnlyAkoMpiTuneLinksLibmpi) {
+  for (const char* bin : {"ako", "ako-worker"}) {
+    const Ran r = run_shell(std::string("ldd '" AKO_BINARY_DIR "/") + bin + "'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_FALSE(has(r.out, "libmpi")) << bin << ":\n" << r.out;
+  }
+}
+
 // A build without MPI has no ako-mpi-tune beside ako (stood for here by a copy of ako alone):
 // `ako tune --mpi`, and `ako tune` under an MPI launcher, say so and how to get one.
 TEST(MpiHandover, AnAkoWithoutAkoMpiTuneBesideItSaysSoAndHowToGetOne) {
