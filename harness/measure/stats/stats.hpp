@@ -50,10 +50,10 @@ inline constexpr double kMixSeconds = 0.03;
 // The CUPTI timer takes a case's samples in at least this many passes, one after the other,
 // and reports the IQM of them all. Measured on the H200 (bench/RESULTS.md, "Sampling passes"):
 // the wan13b kernels' two-mode mix holds for a whole pass and is drawn again at the next, so
-// one pass's IQM, however many samples it has, can sit 1-2% from another pass's. Over 8-10
-// runs of wan13b's 4 cases (solution and FlashInfer) on each of two machines, the pairs of runs
-// more than 1% apart went from 29 of 438 with one pass to 7 of 438 with two, the widest pair
-// from 1.60% to 1.19%. The first pass stops on should_stop with `passes` = kSamplingPasses;
+// one pass's IQM, however many samples it has, can sit 1-2% from another pass's. Over runs of
+// rmsnorm on three machines, the pairs of runs more than 1% apart went from 37 of 738 with one
+// pass to 15 of 738 with two (widest 1.60% -> 1.27%); on one of the three, two passes did no
+// better than one. The first pass stops on should_stop with `passes` = kSamplingPasses;
 // each later one takes as many samples as the first did (later_pass_done), so the total costs
 // about what one pass did (a warm `ako run task rmsnorm`: 2.7-2.95 s against 2.3-2.55 s).
 inline constexpr int kSamplingPasses = 2;
