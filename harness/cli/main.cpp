@@ -106,8 +106,9 @@ struct RunCli {
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--target-ci", run.target_ci_rel,
                         "stop sampling a kernel once the 95% confidence half-width of its IQM (interquartile mean, the\n"
-                        "time ako reports) is under this fraction of the IQM, after at least 20 samples and either 64 of them or\n"
-                        "30 ms of sampling (half of --max-time when that is shorter); or on --max-time")
+                        "time ako reports) is under this fraction of the IQM; or on --max-time. The samples come in two pooled\n"
+                        "passes: the first stops at this fraction x sqrt(2), after at least 20 samples and either 32 of them or\n"
+                        "15 ms, the second takes as many again; passes that disagree get up to two more (CUPTI timer)")
         ->capture_default_str()->check(CLI::Range(1e-4, 0.5));
     cmd->add_flag("--no-time", run.no_time, "validate only");
     cmd->add_flag("--no-cupti", run.no_cupti, "time with CUDA events instead of CUPTI (e.g. under ncu)");

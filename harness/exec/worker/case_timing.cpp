@@ -2,6 +2,7 @@
 // writing both sides' copies of the written storages of every input set in turn
 // (exec/protocol/output_slots.hpp).
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <exception>
@@ -85,6 +86,7 @@ void write_sample_log(const CaseJob& job, int sets, const std::deque<Rotation>& 
     if (n > rot.history.size()) continue;
     nlohmann::json samples = nlohmann::json::array();
     for (size_t i = 0; i < n; ++i) {
+      if (std::isnan(rot.samples_us[i])) continue;   // the untimed launch that opens a sampling pass
       const Rotation::Launched& l = rot.history[rot.history.size() - n + i];
       samples.push_back({rot.samples_us[i], l.slot.set, l.slot.copy, l.sequence});
     }
@@ -180,6 +182,7 @@ TimedRecheck CaseRunner::time_kernels(const CaseJob& job, const CaseBuffers& buf
     roles.push_back(role);
     measure::TimedKernel k;
     k.hooks.before_launch = [&rot](CUstream st) { rot.before_launch(st); };
+    k.hooks.launch_cycle = 2 * buffers.sets();
     if (sample_log) k.hooks.raw_samples = &rot.samples_us;
     if (audited) k.hooks.declared = &declared.emplace_back(measure::DeclaredLaunch{audited->grid, audited->block, 1});
     if (solution) k.hooks.after_last_sample = run_recheck;

@@ -1,6 +1,7 @@
 #include "measure/gpu/cupti_timer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "common/error.hpp"
@@ -37,6 +38,21 @@ std::vector<Charge> charge_windows(const std::vector<Window>& windows, std::vect
 
 bool any_empty(const std::vector<Charge>& charges) {
   return std::any_of(charges.begin(), charges.end(), [](const Charge& c) { return c.kernels == 0; });
+}
+
+// passes_agree over one kernel's samples, pass by pass (`starts`: where each pass began).
+bool passes_agree_in(const std::vector<double>& samples, const std::vector<size_t>& starts,
+                     const exec::TimingOptions& opt) {
+  std::vector<double> iqms;
+  for (size_t p = 0; p < starts.size(); ++p) {
+    const size_t end = p + 1 < starts.size() ? starts[p + 1] : samples.size();
+    if (end <= starts[p]) continue;
+    std::vector<double> part(samples.begin() + static_cast<std::ptrdiff_t>(starts[p]),
+                             samples.begin() + static_cast<std::ptrdiff_t>(end));
+    iqms.push_back(iqm_interval(part).iqm);
+  }
+  std::vector<double> all = samples;
+  return passes_agree(iqms, iqm_interval(all).iqm, opt.target_ci_rel);
 }
 
 }  // namespace
@@ -126,6 +142,63 @@ std::vector<Charge> CuptiTimer::collect_charges(const std::vector<Window>& windo
   return charges;
 }
 
+void CuptiTimer::sample_pass(Sampling& s, CUstream stream, L2Flush* flush, uint64_t dropped_before, bool fire_hooks,
+                             const std::function<int(bool)>& rounds_of_batch,
+                             const std::function<StopDecision(size_t, double)>& decide) {
+  const auto t_start = Clock::now();
+  double hooks_s = 0;
+  const long first_round = s.round;
+  while (!s.done()) {
+    const int rounds = rounds_of_batch(s.round == first_round);
+    std::vector<Window> windows;
+    const std::vector<size_t> owner = sample_batch(s, rounds, stream, flush, windows);
+    if (const double mhz = probe_clock(stream); mhz > 0) s.clock_mhz.push_back(mhz);
+    const std::vector<Charge> charges = collect_charges(windows, dropped_before);
+    for (size_t i = 0; i < charges.size(); ++i) {
+      const size_t k = owner[i];
+      s.samples[k].push_back(charges[i].gpu_us);
+      if (s.kernels[k].hooks.raw_samples) s.kernels[k].hooks.raw_samples->push_back(charges[i].gpu_us);
+      s.kernel_records[k] += charges[i].kernels;
+      if (s.kernels[k].hooks.declared) s.audits[k].add(charges[i].records, *s.kernels[k].hooks.declared);
+    }
+    const double elapsed_s = seconds_since(t_start) - hooks_s;
+    std::vector<size_t> stopped;
+    for (size_t k = 0; k < s.kernels.size(); ++k) {
+      if (s.decisions[k].stop) continue;
+      s.decisions[k] = decide(k, elapsed_s);
+      if (s.decisions[k].stop) stopped.push_back(k);
+    }
+    if (!fire_hooks) continue;
+    // The hooks' own work (the solution's re-check) is not charged to the wall budget.
+    const auto t_hooks = Clock::now();
+    for (size_t k : stopped)
+      if (s.kernels[k].hooks.after_last_sample) s.kernels[k].hooks.after_last_sample(stream);
+    hooks_s += seconds_since(t_hooks);
+  }
+}
+
+void CuptiTimer::open_pass(const std::vector<TimedKernel>& kernels, const std::vector<bool>& sampling,
+                           const std::vector<int>& pass_samples, CUstream stream, L2Flush* flush) {
+  std::vector<int> counts, cycles;
+  std::vector<size_t> which;
+  for (size_t k = 0; k < kernels.size(); ++k)
+    if (sampling[k]) {
+      which.push_back(k);
+      counts.push_back(pass_samples[k]);
+      cycles.push_back(kernels[k].hooks.launch_cycle);
+    }
+  const std::vector<int> launches = launches_to_open_pass(counts, cycles);
+  for (size_t i = 0; i < which.size(); ++i) {
+    const TimedKernel& kernel = kernels[which[i]];
+    for (int l = 0; l < launches[i]; ++l) {
+      prepare_sample(stream, flush, kernel.hooks);
+      launch_checked(kernel.launch, stream);
+      if (kernel.hooks.raw_samples) kernel.hooks.raw_samples->push_back(std::nan(""));  // keeps the log aligned
+    }
+  }
+  cuda::check(cuStreamSynchronize(stream), "cuStreamSynchronize(between sampling passes)");
+}
+
 std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<TimedKernel>& kernels, CUstream stream,
                                                             const exec::TimingOptions& opt, ClockReport* clock) {
   if (!opt.hot && !flush_) flush_ = std::make_unique<L2Flush>(l2_bytes_, l2_evict_);
@@ -144,34 +217,61 @@ std::vector<TimingStats> CuptiTimer::interleaved_with_cupti(const std::vector<Ti
   // The wall budget is per kernel, so a case with a baseline gets the same precision.
   exec::TimingOptions budget = opt;
   budget.max_time_s = opt.max_time_s * static_cast<double>(kernels.size());
-  const auto t_start = Clock::now();
-  double hooks_s = 0;
-  while (!s.done()) {
-    const int rounds = s.round == 0 ? std::max(opt.min_samples, kMinSamplesForCi) : kSamplesPerFlush;
-    std::vector<Window> windows;
-    const std::vector<size_t> owner = sample_batch(s, rounds, stream, flush, windows);
-    if (const double mhz = probe_clock(stream); mhz > 0) s.clock_mhz.push_back(mhz);
-    const std::vector<Charge> charges = collect_charges(windows, dropped_before);
-    for (size_t i = 0; i < charges.size(); ++i) {
-      const size_t k = owner[i];
-      s.samples[k].push_back(charges[i].gpu_us);
-      if (kernels[k].hooks.raw_samples) kernels[k].hooks.raw_samples->push_back(charges[i].gpu_us);
-      s.kernel_records[k] += charges[i].kernels;
-      if (kernels[k].hooks.declared) s.audits[k].add(charges[i].records, *kernels[k].hooks.declared);
+  // Sampling passes (measure/stats/stats.hpp): the first until its stopping rule, each later
+  // one as many samples as the first took, opened by untimed launches (open_pass); after
+  // kSamplingPasses, a kernel whose passes disagree gets another while the budget lasts. The
+  // statistics pool every pass; after_last_sample fires at the end of every pass from the
+  // kSamplingPasses-th on (the solution's re-check then sees each pass's last output).
+  const size_t n = kernels.size();
+  std::vector<int> first_n(n);
+  std::vector<bool> stable(n), agreed(n, true), sampling(n, true);
+  std::vector<std::vector<size_t>> pass_starts(n);
+  const auto t_case = Clock::now();
+  for (int pass = 0; pass < kMaxSamplingPasses; ++pass) {
+    if (pass >= kSamplingPasses) {
+      // Another pass for the kernels whose passes disagree, if the budget has room for one.
+      const bool room = seconds_since(t_case) * (1.0 + 1.0 / pass) < budget.max_time_s;
+      for (size_t k = 0; k < n; ++k) sampling[k] = !agreed[k] && room;
+      if (std::none_of(sampling.begin(), sampling.end(), [](bool b) { return b; })) break;
     }
-    const double elapsed_s = seconds_since(t_start) - hooks_s;
-    std::vector<size_t> stopped;
-    for (size_t k = 0; k < kernels.size(); ++k) {
-      if (s.decisions[k].stop) continue;
-      s.decisions[k] = should_stop(s.samples[k], elapsed_s, budget);
-      if (s.decisions[k].stop) stopped.push_back(k);
+    if (pass > 0) {
+      std::vector<int> last_pass(n);
+      for (size_t k = 0; k < n; ++k) last_pass[k] = static_cast<int>(s.samples[k].size() - pass_starts[k].back());
+      open_pass(kernels, sampling, last_pass, stream, flush);
+      activity_->flush();
+      activity_->take_records();
     }
-    // The hooks' own work (the solution's re-check) is not charged to the wall budget.
-    const auto t_hooks = Clock::now();
-    for (size_t k : stopped)
-      if (kernels[k].hooks.after_last_sample) kernels[k].hooks.after_last_sample(stream);
-    hooks_s += seconds_since(t_hooks);
+    for (size_t k = 0; k < n; ++k) {
+      pass_starts[k].push_back(s.samples[k].size());
+      s.decisions[k] = sampling[k] ? StopDecision{} : StopDecision{true, stable[k]};
+    }
+    auto pass_count = [&](size_t k) { return static_cast<int>(s.samples[k].size() - pass_starts[k].back()); };
+    // A batch: the first of the first pass gives the CI its floor of samples; a later pass's
+    // batches stop short where every kernel still sampling has its count.
+    auto rounds_of_batch = [&](bool first_batch) {
+      const int usual = first_batch ? std::max(opt.min_samples, kMinSamplesForCi) : kSamplesPerFlush;
+      if (pass == 0) return usual;
+      int most_left = 1;
+      for (size_t k = 0; k < n; ++k)
+        if (!s.decisions[k].stop) most_left = std::max(most_left, first_n[k] - pass_count(k));
+      return std::min(usual, most_left);
+    };
+    sample_pass(s, stream, flush, dropped_before, pass + 1 >= kSamplingPasses, rounds_of_batch,
+                [&](size_t k, double elapsed_s) {
+                  if (pass == 0) return should_stop(s.samples[k], elapsed_s, budget, kSamplingPasses);
+                  return StopDecision{later_pass_done(pass_count(k), first_n[k], elapsed_s, budget, kSamplingPasses),
+                                      stable[k]};
+                });
+    for (size_t k = 0; k < n; ++k) {
+      if (pass == 0) {
+        first_n[k] = pass_count(k);
+        stable[k] = s.decisions[k].stable;
+      }
+      if (pass + 1 >= kSamplingPasses && sampling[k]) agreed[k] = passes_agree_in(s.samples[k], pass_starts[k], opt);
+    }
   }
+  // A kernel whose passes still disagree when they run out is not stable.
+  for (size_t k = 0; k < n; ++k) s.decisions[k].stable = stable[k] && agreed[k];
   std::vector<TimingStats> out;
   for (size_t k = 0; k < kernels.size(); ++k) {
     const double n = static_cast<double>(s.samples[k].size());

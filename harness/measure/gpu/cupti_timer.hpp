@@ -8,6 +8,7 @@
 // kernel record), the timer falls back to CUDA events for the rest of the process and says
 // why in note().
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "measure/gpu/event_timer.hpp"
 #include "measure/gpu/l2_flush.hpp"
 #include "measure/gpu/timer.hpp"
+#include "measure/stats/stats.hpp"
 
 namespace ako::measure {
 
@@ -47,6 +49,18 @@ class CuptiTimer final : public Timer {
   std::vector<size_t> sample_batch(Sampling& s, int rounds, CUstream stream, L2Flush* flush,
                                    std::vector<Window>& windows);
   std::vector<Charge> collect_charges(const std::vector<Window>& windows, uint64_t dropped_before);
+  // Batches until `decide` has stopped every kernel (measure/stats/stats.hpp, kSamplingPasses);
+  // `rounds_of_batch(first batch of the pass)` sizes each batch; `fire_hooks`: run each
+  // kernel's after_last_sample when it stops.
+  void sample_pass(Sampling& s, CUstream stream, L2Flush* flush, uint64_t dropped_before, bool fire_hooks,
+                   const std::function<int(bool)>& rounds_of_batch,
+                   const std::function<StopDecision(size_t, double)>& decide);
+  // Opens a later pass for the kernels `sampling` names: untimed launches, each prepared and
+  // flushed as a sample is, one of each plus as many as bring its launch count back in step
+  // with the others' modulo its launch_cycle (`pass_samples`: what each took in the pass
+  // before, all having started it in step).
+  void open_pass(const std::vector<TimedKernel>& kernels, const std::vector<bool>& sampling,
+                 const std::vector<int>& pass_samples, CUstream stream, L2Flush* flush);
 
   std::unique_ptr<CuptiActivity> activity_;
   std::size_t l2_bytes_;

@@ -40,7 +40,13 @@ struct SampleHooks {
   // later launch of the other kernels it is interleaved with, outside every sample's window:
   // the worker re-checks the solution's last timed outputs there, while they are in place.
   std::function<void(CUstream)> after_last_sample;
-  // When set, every sample's time (us) is appended, in the order taken (AKO_SAMPLE_LOG).
+  // The kernel's launches write its output slots in a cycle of this many (exec/protocol/
+  // output_slots.hpp: 2 x the input sets). The kernels of a case stay in step while they all
+  // sample; a kernel that ends the first sampling pass early is launched untimed before the
+  // next pass until its count is back in step modulo this cycle.
+  int launch_cycle = 1;
+  // When set, every sample's time (us) is appended, in the order taken (AKO_SAMPLE_LOG); an
+  // untimed launch between two sampling passes appends a NaN, so entries and launches align.
   std::vector<double>* raw_samples = nullptr;
 };
 

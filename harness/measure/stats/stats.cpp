@@ -133,16 +133,42 @@ TimingStats summarize_samples(std::vector<double> samples_us) {
 }
 
 StopDecision should_stop(const std::vector<double>& samples_us, double elapsed_s,
-                         const exec::TimingOptions& opt) {
+                         const exec::TimingOptions& opt, int passes) {
+  const double share = 1.0 / std::max(passes, 1);
+  const double max_time_s = opt.max_time_s * share;
   const int n = static_cast<int>(samples_us.size());
-  const bool mixed = n >= kMixSamples || elapsed_s >= std::min(kMixSeconds, opt.max_time_s / 2);
+  const bool mixed = n >= static_cast<int>(std::ceil(kMixSamples * share)) ||
+                     elapsed_s >= std::min(kMixSeconds * share, max_time_s / 2);
   if (n >= std::max(opt.min_samples, kMinSamplesForCi) && mixed) {
     std::vector<double> work = samples_us;
     const IqmInterval ci = iqm_interval(work);
-    if (ci.iqm > 0 && ci.half_width / ci.iqm < opt.target_ci_rel) return {true, true};
+    if (ci.iqm > 0 && ci.half_width / ci.iqm < opt.target_ci_rel * std::sqrt(1.0 / share)) return {true, true};
   }
-  if (n >= opt.max_samples || elapsed_s >= opt.max_time_s) return {true, false};
+  if (n >= opt.max_samples * share || elapsed_s >= max_time_s) return {true, false};
   return {};
+}
+
+bool later_pass_done(int pass_n, int first_n, double pass_elapsed_s, const exec::TimingOptions& opt, int passes) {
+  const double share = 1.0 / std::max(passes, 1);
+  return pass_n >= first_n || pass_n >= opt.max_samples * share || pass_elapsed_s >= opt.max_time_s * share;
+}
+
+bool passes_agree(const std::vector<double>& pass_iqms_us, double pooled_iqm_us, double target_ci_rel) {
+  const size_t k = pass_iqms_us.size();
+  if (k < 2) return true;
+  const double mean = std::accumulate(pass_iqms_us.begin(), pass_iqms_us.end(), 0.0) / static_cast<double>(k);
+  double ss = 0;
+  for (double v : pass_iqms_us) ss += (v - mean) * (v - mean);
+  const double se = std::sqrt(ss / static_cast<double>(k - 1)) / std::sqrt(static_cast<double>(k));
+  return se <= target_ci_rel * std::abs(pooled_iqm_us);
+}
+
+std::vector<int> launches_to_open_pass(const std::vector<int>& pass_samples, const std::vector<int>& cycles) {
+  std::vector<int> out(pass_samples.size(), 1);
+  if (pass_samples.empty()) return out;
+  const int most = *std::max_element(pass_samples.begin(), pass_samples.end());
+  for (size_t k = 0; k < pass_samples.size(); ++k) out[k] += (most - pass_samples[k]) % std::max(1, cycles.at(k));
+  return out;
 }
 
 bool within_noise(const TimingStats& a, const TimingStats& b, double floor_rel) {

@@ -47,6 +47,20 @@ inline constexpr int kMinSamplesForCi = 20;
 inline constexpr int kMixSamples = 64;
 inline constexpr double kMixSeconds = 0.03;
 
+// The CUPTI timer takes a case's samples in at least this many passes, one after the other,
+// and reports the IQM of them all. Measured on the H200 (bench/RESULTS.md, "Sampling passes"):
+// the wan13b kernels' two-mode mix holds for a whole pass and is drawn again at the next, so
+// one pass's IQM, however many samples it has, can sit 1-2% from another pass's. Over runs of
+// rmsnorm on three machines, the pairs of runs more than 1% apart went from 37 of 738 with one
+// pass to 15 of 738 with two (widest 1.60% -> 1.27%); on one of the three, two passes did no
+// better than one. The first pass stops on should_stop with `passes` = kSamplingPasses;
+// each later one takes as many samples as the first did (later_pass_done), so the total costs
+// about what one pass did (a warm `ako run task rmsnorm`: 2.7-2.95 s against 2.3-2.55 s).
+inline constexpr int kSamplingPasses = 2;
+// Passes whose IQMs disagree (passes_agree) get more passes, up to this many in all, while
+// the case's time budget lasts.
+inline constexpr int kMaxSamplingPasses = 4;
+
 // The fraction trimmed from each end for the IQM.
 inline constexpr double kIqmTrim = 0.25;
 
@@ -96,8 +110,27 @@ struct StopDecision {
 //                min(kMixSeconds, max_time_s / 2), and the IQM's ci_rel < target_ci_rel;
 //   budget stop: n >= max_samples or elapsed_s >= max_time_s (stable = false).
 // The stable test wins when both hold. Cost is O(n) (selection, no full sort).
+// With `passes` > 1 the rule of one pass of that many (the first): the CI target is
+// target_ci_rel * sqrt(passes) (the pooled samples' CI then lands near the target), and the
+// mixing floor, max_samples and max_time_s are divided by `passes`.
 StopDecision should_stop(const std::vector<double>& samples_us, double elapsed_s,
-                         const exec::TimingOptions& opt);
+                         const exec::TimingOptions& opt, int passes = 1);
+
+// A later pass is done once it has as many samples as the first pass took (`first_n`), or on
+// its share of the budget (max_samples / passes samples, max_time_s / passes seconds).
+bool later_pass_done(int pass_n, int first_n, double pass_elapsed_s, const exec::TimingOptions& opt, int passes);
+
+// Whether the passes' IQMs agree: the standard error of their mean, sd / sqrt(k) over the k
+// pass IQMs, within target_ci_rel of the pooled IQM (for two passes: IQMs at most 2 x
+// target_ci_rel apart). A check of the passes against each other, not a CI (with 2-4 passes a
+// t quantile would be 3-13). One pass always agrees.
+bool passes_agree(const std::vector<double>& pass_iqms_us, double pooled_iqm_us, double target_ci_rel);
+
+// The untimed launches that open a later sampling pass, per kernel: one, plus as many as bring
+// its launch count back in step with the others' modulo its cycle (SampleHooks::launch_cycle, measure/gpu/timer.hpp).
+// `pass_samples`: the samples each kernel took in the pass before, all having started it with
+// equal launch counts.
+std::vector<int> launches_to_open_pass(const std::vector<int>& pass_samples, const std::vector<int>& cycles);
 
 // A GPU that finished timing a case less than this long ago counts as busy (warm_up_ms).
 // Between two cases the worker only validates the next one (2-50 ms on the H200).

@@ -177,6 +177,72 @@ TEST(ShouldStop, AnEarlyRunOfOneModeWaitsForTheMix) {
   EXPECT_FALSE(should_stop(twenty, 0.004, options(1, 2000, 0.01, 0.005)).stop);
 }
 
+// The first of kSamplingPasses passes stops as one pass of that many: the mixing floor, the
+// sample and time budgets divided by the passes, the CI target widened by sqrt(passes) (the
+// pooled samples then reach about the target); one pass is the plain rule.
+TEST(ShouldStop, TheFirstOfTwoPassesStopsOnItsShare) {
+  const auto opt = options(1, 2000, 1.0, 0.005);
+  const std::vector<double> flat(kMixSamples / 2, 49.0);
+  EXPECT_FALSE(should_stop(flat, 0.0, opt).stop) << "one pass waits for 64 samples";
+  EXPECT_TRUE(should_stop(flat, 0.0, opt, 2).stable) << "the first of two waits for 32";
+  EXPECT_FALSE(should_stop(std::vector<double>(kMixSamples / 2 - 1, 49.0), 0.0, opt, 2).stop);
+  // A CI of about 0.6% stops the first of two passes (target 0.5% x sqrt 2), not a single pass.
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> law(100.0, 1.8);
+  std::vector<double> v;
+  for (int i = 0; i < 40; ++i) v.push_back(law(rng));
+  std::vector<double> work = v;
+  const IqmInterval ci = iqm_interval(work);
+  const double rel = ci.half_width / ci.iqm;
+  ASSERT_GT(rel, 0.005);
+  ASSERT_LT(rel, 0.005 * std::sqrt(2.0));
+  EXPECT_FALSE(should_stop(v, 0.0, opt).stop);
+  EXPECT_TRUE(should_stop(v, 0.0, opt, 2).stable);
+  // Budgets: half the time and half the samples.
+  const std::vector<double> noisy = {50, 150, 70, 130, 90, 110, 60, 140, 80, 120};
+  EXPECT_FALSE(should_stop(noisy, 0.49, opt, 2).stop);
+  EXPECT_TRUE(should_stop(noisy, 0.5, opt, 2).stop);
+  EXPECT_FALSE(should_stop(noisy, 0.5, opt, 2).stable);
+  EXPECT_TRUE(should_stop(noisy, 0.0, options(1, 20, 1.0, 0.005), 2).stop);
+  EXPECT_FALSE(should_stop(noisy, 0.0, options(1, 21, 1.0, 0.005), 2).stop);
+}
+
+TEST(ShouldStop, ALaterPassTakesAsManySamplesAsTheFirst) {
+  const auto opt = options(1, 2000, 1.0, 0.005);
+  EXPECT_FALSE(later_pass_done(67, 68, 0.0, opt, 2));
+  EXPECT_TRUE(later_pass_done(68, 68, 0.0, opt, 2));
+  EXPECT_TRUE(later_pass_done(10, 68, 0.5, opt, 2)) << "its share of the time budget";
+  EXPECT_FALSE(later_pass_done(10, 68, 0.49, opt, 2));
+  EXPECT_TRUE(later_pass_done(50, 68, 0.0, options(1, 100, 1.0, 0.005), 2)) << "its share of the sample budget";
+}
+
+// The kernels of a case write their output slots by their own launch counts, in step while
+// they all sample (exec/protocol/output_slots.hpp); a first pass that ended at different counts
+// (here 36, 52 and 116 samples, 5 input sets: a cycle of 10, as in the text-512-cfg cases whose
+// re-check found the solution's output overwritten before this) is brought back in step.
+TEST(SamplingPasses, TheLaunchesThatOpenAPassPutTheKernelsBackInStep) {
+  const std::vector<int> cycles = {10, 10, 10};
+  for (const std::vector<int>& first : {std::vector<int>{36, 52, 116}, {68, 68, 68}, {20, 21, 22}, {116, 36, 52}}) {
+    const std::vector<int> open = launches_to_open_pass(first, cycles);
+    ASSERT_EQ(open.size(), first.size());
+    for (size_t k = 0; k < first.size(); ++k) {
+      EXPECT_GE(open[k], 1) << "every kernel is launched once";
+      EXPECT_LE(open[k], cycles[k]) << "never a whole cycle more";
+      EXPECT_EQ((first[k] + open[k]) % cycles[k], (first[0] + open[0]) % cycles[0]) << "kernel " << k;
+    }
+  }
+  EXPECT_EQ(launches_to_open_pass({30, 40}, {1, 1}), (std::vector<int>{1, 1})) << "one input set per copy: any count is in step";
+}
+
+TEST(SamplingPasses, PassesAgreeWhenTheirMeansStandardErrorIsWithinTheTarget) {
+  EXPECT_TRUE(passes_agree({50.0}, 50.0, 0.005)) << "one pass";
+  EXPECT_TRUE(passes_agree({49.76, 50.24}, 50.0, 0.005)) << "0.96% apart: se 0.48%";
+  EXPECT_FALSE(passes_agree({49.7, 50.3}, 50.0, 0.005)) << "1.2% apart: se 0.6%";
+  // A third pass that lands between them brings the standard error down.
+  EXPECT_TRUE(passes_agree({49.7, 50.3, 50.0}, 50.0, 0.005));
+  EXPECT_FALSE(passes_agree({49.0, 51.0, 50.0, 50.0}, 50.0, 0.005));
+}
+
 TEST(ShouldStop, NoisySamplesRunIntoTheSampleBudget) {
   // Uniform noise of +-50% cannot reach a 0.5% CI with 100 samples.
   std::mt19937_64 rng(3);
