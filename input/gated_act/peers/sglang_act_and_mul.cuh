@@ -13,17 +13,11 @@
 // ActivationKernel::launch() does for run_activation (no expert filter, no clamp, no rounding of
 // the activation, out of place) and calls it with kUsePDL = false (ako launches without PDL).
 // Launch as launch(): 256 threads, ceil(rows * cols / (16 / sizeof(T)) / 256) blocks (task.json).
-// NVRTC has no push_macro: the two are restored below to the definitions of its builtin header.
-#undef __global__
-#undef __grid_constant__
-#define __global__ __device__
-#define __grid_constant__
+// The pair of ako_global_as_device_*.h headers (engines/nvrtc_std/) does that and restores them after.
+#include "ako_global_as_device_begin.h"
 // Quoted include: ako's JIT cache key follows quoted includes only, so it covers SGLang's file.
 #include "csrc/elementwise/activation.cuh"
-#undef __global__
-#undef __grid_constant__
-#define __global__ __location__(global)
-#define __grid_constant__ __location__(grid_constant)
+#include "ako_global_as_device_end.h"
 
 // The task's axis `act` (as input/gated_act/gated_act.cuh names it) and the ActivationKind
 // run_activation's op name selects (select_kernel: "silu", "gelu_tanh"). SGLang has no kernel for

@@ -13,16 +13,14 @@
 // gap, so the column is if anything faster than the engine's pair of launches. In place (input ==
 // output, the q / k views of the packed qkv with its token stride): each thread reads what it
 // later writes, after its whole row is summed, so in place equals FlashInfer's out-of-place call.
-// NVRTC has no push_macro: the macro is restored below to the definition of its builtin header.
+// The pair of ako_global_as_device_*.h headers (engines/nvrtc_std/) does that and restores them after.
 // Quoted includes: ako's JIT cache key follows quoted includes only, so it covers FlashInfer's
 // headers (theirs are quoted too).
 #include "ako_flashinfer_nvrtc.h"
 
-#undef __global__
-#define __global__ __device__
+#include "ako_global_as_device_begin.h"
 #include "flashinfer/norm.cuh"
-#undef __global__
-#define __global__ __location__(global)
+#include "ako_global_as_device_end.h"
 
 // Per head (QKRMSNorm's launcher: VEC = gcd(16 / sizeof(T), D), 32 x 4 threads, a persistent grid
 // of min(SMs x blocks per SM, ceil(tokens x heads / 4)) blocks per launch).

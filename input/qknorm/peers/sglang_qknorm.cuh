@@ -15,17 +15,11 @@
 //   head_dim 64, 256: fused_qknorm_warp<D>, one head per warp, grid min(SMs * occupancy, ceil(rows / 4))
 // with rows = N * (Hq + Hk): the persistent grid run() computes (task.json's `let`).
 // Host run() comes along, parsed and never instantiated (engines/sglang_nvrtc declares what it names).
-// NVRTC has no push_macro: the two are restored below to the definitions of its builtin header.
-#undef __global__
-#undef __grid_constant__
-#define __global__ __device__
-#define __grid_constant__
+// The pair of ako_global_as_device_*.h headers (engines/nvrtc_std/) does that and restores them after.
+#include "ako_global_as_device_begin.h"
 // Quoted include: ako's JIT cache key follows quoted includes only, so it covers SGLang's file.
 #include "csrc/elementwise/qknorm.cuh"
-#undef __global__
-#undef __grid_constant__
-#define __global__ __location__(global)
-#define __grid_constant__ __location__(grid_constant)
+#include "ako_global_as_device_end.h"
 
 namespace ako_sglang_qknorm {
 

@@ -17,17 +17,11 @@
 // kUsePDL = false (ako launches without programmatic dependent launch).
 // The persistent grid run() computes (256 threads, min(SMs x blocks per SM, blocks needed)) is
 // the task.json baseline's `let`. Host run() comes along, parsed and never instantiated.
-// NVRTC has no push_macro: the two are restored below to the definitions of its builtin header.
-#undef __global__
-#undef __grid_constant__
-#define __global__ __device__
-#define __grid_constant__
+// The pair of ako_global_as_device_*.h headers (engines/nvrtc_std/) does that and restores them after.
+#include "ako_global_as_device_begin.h"
 // Quoted include: ako's JIT cache key follows quoted includes only, so it covers SGLang's file.
 #include "csrc/diffusion/qknorm_rope.cuh"
-#undef __global__
-#undef __grid_constant__
-#define __global__ __location__(global)
-#define __grid_constant__ __location__(grid_constant)
+#include "ako_global_as_device_end.h"
 
 template <int D, int R, bool NEOX, typename T, typename IdT>
 __global__ void sglang_qknorm_rope(T* q, T* k, const T* q_weight, const T* k_weight, const float* cos_sin_cache,
