@@ -42,9 +42,10 @@ inline std::filesystem::path workspace() {
   return AKO_TEST_DIR "/..";
 }
 
-inline Ran run_ako(const std::string& args) {
+// `color`: append --color never (the commands that colour their output; `ako tune` has no such option).
+inline Ran run_ako(const std::string& args, bool color = true) {
   const std::string cmd = "cd '" + workspace().string() + "' && '" + ako_binary().string() + "' " + args +
-                          " --color never 2>&1";
+                          (color ? " --color never" : "") + " 2>&1";
   Ran r;
   const auto t0 = std::chrono::steady_clock::now();
   FILE* p = popen(cmd.c_str(), "r");

@@ -31,7 +31,8 @@ Tune tune(const fs::path& dir, const std::string& name, const std::string& gpus)
   Tune t;
   t.ran = run_ako(fmt::format("tune task rmsnorm --strategy random --seed 7 --budget 24 --no-progress --db '{}' "
                               "--json '{}' {}",
-                              db.string(), json.string(), gpus));
+                              db.string(), json.string(), gpus),
+                  /*color=*/false);
   if (fs::exists(json)) t.summary = read_json(json);
   std::ifstream in(db);
   for (std::string l; std::getline(in, l);)
