@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <set>
+#include <thread>
 
 #include "jit/build.hpp"
 #include "jit/cache_usage.hpp"
@@ -92,6 +93,26 @@ TEST(CacheConcurrency, ProcessesSharingOneCacheLoseAndTearNothing) {
   }
   EXPECT_EQ(found, keys) << "an entry is missing or extra";
   EXPECT_EQ(u.stray_files, 0u) << "a temporary or orphaned file was left";
+}
+
+// Threads of one process compiling the same programs at once (`ako tune --gpus` prepares its
+// lanes' shares on threads of its own): every thread gets every module, whole.
+TEST(CacheConcurrency, ThreadsOfOneProcessCompilingTheSameProgramsAllGetThem) {
+  TempDir tmp;
+  auto opt = cached_in(tmp.path());
+  opt.jobs = 1;
+  const std::vector<CompileRequest> programs = programs_of(0);
+  constexpr int kThreads = 3;
+  std::vector<BatchResult> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) threads.emplace_back([&, t] { got[t] = compile_all(programs, opt); });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t)
+    for (size_t i = 0; i < programs.size(); ++i) {
+      EXPECT_EQ(got[t].errors[i], "") << "thread " << t << ", program " << i;
+      EXPECT_TRUE(has_elf_magic(got[t].modules[i].cubin)) << "thread " << t << ", program " << i;
+      EXPECT_EQ(check_entry(opt.cache_dir, got[t].modules[i].key), "") << "thread " << t << ", program " << i;
+    }
 }
 
 }  // namespace
