@@ -2,8 +2,11 @@
 
 #include <mpi.h>
 
-#include <mutex>
+#include <chrono>
 #include <list>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 #include "common/error.hpp"
 
@@ -40,6 +43,33 @@ void MpiLink::send_and_forget(int to, Tag tag, const std::string& text) {
   if (MPI_Isend(kept.back().data(), static_cast<int>(kept.back().size()), MPI_CHAR, to, tag, MPI_COMM_WORLD, &req) ==
       MPI_SUCCESS)
     MPI_Request_free(&req);
+}
+
+bool MpiLink::send_within(int to, Tag tag, const std::string& text, double timeout_s) {
+  auto buffer = std::make_unique<std::string>(text);
+  MPI_Request req;
+  {
+    const std::lock_guard<std::mutex> lock(calls());
+    if (MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_CHAR, to, tag, MPI_COMM_WORLD, &req) !=
+        MPI_SUCCESS)
+      return false;
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    {
+      const std::lock_guard<std::mutex> lock(calls());
+      int done = 0;
+      if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) done = 0;
+      if (done) return true;
+      if (std::chrono::steady_clock::now() >= until) {
+        MPI_Request_free(&req);
+        static std::list<std::unique_ptr<std::string>> abandoned;  // an abandoned send may still read it
+        abandoned.push_back(std::move(buffer));
+        return false;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 std::optional<std::pair<Tag, std::string>> MpiLink::poll(int from) {

@@ -29,6 +29,10 @@ class MpiLink {
   void send(int to, Tag tag, const std::string& text);
   // Sends without waiting for delivery (to a rank that may be dead); the request is abandoned.
   void send_and_forget(int to, Tag tag, const std::string& text);
+  // Sends and waits up to timeout_s for the send to complete; false when it did not (the
+  // receiver is gone: a large message waits for a receive that never comes), the request then
+  // abandoned as send_and_forget's.
+  bool send_within(int to, Tag tag, const std::string& text, double timeout_s);
   // A message from `from` (any tag) when one is waiting; nullopt otherwise. Never blocks.
   std::optional<std::pair<Tag, std::string>> poll(int from);
   void finalize();

@@ -4,7 +4,10 @@
 // every other rank, which evaluates (compiles, validates, times) the shares rank 0 sends it on
 // its own host's GPUs (--gpus there too) and sends the records back. A rank that dies costs only
 // the variants it had in hand: rank 0 hears no heartbeat, sends them elsewhere, carries on.
+// Rank 0 heartbeats the others in turn; should it die, they stop after AKO_MPI_RANK_TIMEOUT
+// instead of waiting for ever (a rerun resumes from the database).
 // The only binary that links libmpi (ako must start where there is none: build_notes.md).
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -97,11 +100,26 @@ int main(int argc, char** argv) {
     // Its own lanes' notes and headers are rank 0's business; a rank prints its errors only.
     std::fflush(stdout);
     if (!std::freopen("/dev/null", "w", stdout)) return cli::kExitUsage;
-    const bool finalize = mpi::serve_rank(*link, opt);
-    if (finalize) link->finalize();
-    return cli::kExitOk;
+    try {
+      const bool finalize = mpi::serve_rank(*link, opt);
+      if (finalize) link->finalize();
+      return cli::kExitOk;
+    } catch (const std::exception& e) {  // rank 0 gone: no MPI_Finalize, it would wait for it
+      fmt::print(stderr, "ako-mpi-tune rank {}: {}\n", link->rank(), e.what());
+      return cli::kExitUsage;  // no verdict: the environment (rank 0) failed
+    }
   }
 
+  // Every other rank gives up when rank 0 falls silent (serve_rank): a heartbeat to each, every
+  // kBeatSeconds, from now until the stop messages.
+  std::atomic<bool> beating{true};
+  std::thread heartbeat([&] {
+    while (beating) {
+      for (int r = 1; r < link->size(); ++r) link->send_and_forget(r, mpi::kBeat, "");
+      for (int i = 0; i < 10 && beating; ++i)
+        std::this_thread::sleep_for(std::chrono::duration<double>(mpi::kBeatSeconds / 10));
+    }
+  });
   mpi::RankRoster roster;
   roster.lost.assign(static_cast<size_t>(link->size()), false);
   opt.add_lanes = [&](cli::Measurer& m) { add_rank_lanes(*link, roster, m); };
@@ -112,6 +130,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "ako-mpi-tune: {}\n", e.what());
   }
   std::fflush(stdout);
+  beating = false;
+  heartbeat.join();
   // A lost rank cannot take part in MPI_Finalize (Open MPI would wait for it): then nobody does.
   const bool finalize = !roster.any_lost();
   for (int r = 1; r < link->size(); ++r) {

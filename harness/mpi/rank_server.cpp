@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands/tune_measurer.hpp"
+#include "mpi/rank_lane.hpp"
 #include "mpi/work_messages.hpp"
 #include "pipeline/workspace.hpp"
 #include "task/spec.hpp"
@@ -64,13 +65,26 @@ bool serve_rank(MpiLink& link, const cli::TuneCommandOptions& opt) {
     hello["error"] = e.what();
   }
   link.send(0, kHello, hello.dump());
+  // Rank 0 heartbeats every rank while the search runs: silence past the timeout means it is
+  // gone, and with it the search; waiting on would hang this rank (and mpirun) for good.
+  const double timeout = rank_timeout_s();
+  auto heard = std::chrono::steady_clock::now();
+  auto give_up_if_silent = [&] {
+    const double silent = std::chrono::duration<double>(std::chrono::steady_clock::now() - heard).count();
+    if (silent > timeout)
+      throw Error(fmt::format("rank 0 silent for {:.0f} s (no heartbeat; AKO_MPI_RANK_TIMEOUT): the rank that owns "
+                              "the search is gone, so this rank stops (a rerun resumes from the tuning database)",
+                              silent));
+  };
   int works = 0;
   for (;;) {
     auto msg = link.poll(0);
     if (!msg) {
+      give_up_if_silent();
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       continue;
     }
+    heard = std::chrono::steady_clock::now();
     if (msg->first == kStop) return json::parse(msg->second).value("finalize", true);
     if (msg->first != kWork) continue;
     maybe_die(link.rank(), ++works);
@@ -81,7 +95,8 @@ bool serve_rank(MpiLink& link, const cli::TuneCommandOptions& opt) {
     } catch (const std::exception& e) {
       reply = json{{"records", json::array()}, {"lost", e.what()}}.dump();
     }
-    link.send(0, kDone, reply);
+    if (!link.send_within(0, kDone, reply, timeout)) give_up_if_silent();
+    heard = std::chrono::steady_clock::now();  // busy evaluating is not silence
   }
 }
 

@@ -6,6 +6,8 @@
 // heartbeat and sends it elsewhere. Skipped, saying why, when this build has no MPI.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -105,6 +107,20 @@ TEST_F(MpiTuneCli, ARankKilledMidSearchHasItsVariantsRetriedElsewhere) {
   EXPECT_EQ(per_rank.count(2), 0u) << "rank 2 died on its first share";
   EXPECT_GT(per_rank.count(0) ? per_rank.at(0) : 0, 0);
   EXPECT_GT(per_rank.count(1) ? per_rank.at(1) : 0, 0);
+}
+
+// Rank 0 owns the search; when it dies (here on sending its first share), the other ranks hear
+// its heartbeat stop and give up after AKO_MPI_RANK_TIMEOUT instead of waiting for ever, and
+// mpirun returns (its 120 s timeout would say otherwise).
+TEST_F(MpiTuneCli, RankZeroKilledMidSearchLetsTheOtherRanksStop) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Ran r = mpirun("--enable-recovery", "", "AKO_TEST_MPI_DIE_RANK=0 AKO_MPI_RANK_TIMEOUT=3");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // (mpirun --enable-recovery itself exits 0 here, whatever the ranks returned.)
+  EXPECT_NE(r.status, 124) << "mpirun hung until the test's timeout: " << r.out;
+  EXPECT_LT(wall, 60.0) << r.out;
+  EXPECT_TRUE(has(r.out, "rank 1: rank 0 silent for")) << r.out;
+  EXPECT_TRUE(has(r.out, "rank 2: rank 0 silent for")) << r.out;
 }
 
 // ako and ako-worker must start where there is no libmpi (the GPU machine):
