@@ -38,10 +38,14 @@ void MpiLink::send(int to, Tag tag, const std::string& text) {
 void MpiLink::send_and_forget(int to, Tag tag, const std::string& text) {
   const std::lock_guard<std::mutex> lock(calls());
   static std::list<std::string> kept;  // the buffers must outlive the sends (a list never moves them)
-  kept.push_back(text);
+  static char empty = '\0';           // an empty message (rank 0's heartbeat) keeps nothing
+  char* data = &empty;
+  if (!text.empty()) {
+    kept.push_back(text);
+    data = kept.back().data();
+  }
   MPI_Request req;
-  if (MPI_Isend(kept.back().data(), static_cast<int>(kept.back().size()), MPI_CHAR, to, tag, MPI_COMM_WORLD, &req) ==
-      MPI_SUCCESS)
+  if (MPI_Isend(data, static_cast<int>(text.size()), MPI_CHAR, to, tag, MPI_COMM_WORLD, &req) == MPI_SUCCESS)
     MPI_Request_free(&req);
 }
 
