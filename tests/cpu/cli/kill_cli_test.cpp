@@ -9,6 +9,7 @@
 // (tune reuses what was recorded) and a last uninterrupted call completes.
 #include <gtest/gtest.h>
 
+#include "cpu/cli/inplace_scale_workspace.hpp"
 #include "cpu/kill_support.hpp"
 
 #include <stdlib.h>
@@ -91,14 +92,7 @@ class KillCli : public ::testing::Test {
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     dir_ = tmpl;
     ws_ = dir_ / "ws";
-    for (const char* d : {"tasks/inplace_scale", "input/inplace_scale", "solution/inplace_scale"}) {
-      fs::create_directories(ws_ / d);
-      fs::copy(fs::path(AKO_TEST_DIR) / "tasks" / d, ws_ / d, fs::copy_options::recursive);
-    }
-    // More points to search than the task's two, so a tune takes several batches (workers).
-    auto task = nlohmann::json::parse(ako::read_file(ws_ / "tasks/inplace_scale/task.json"));
-    task["solution"]["params"]["BLOCK"] = {32, 64, 128, 256, 512, 1024};
-    ako::write_file_atomically(ws_ / "tasks/inplace_scale/task.json", task.dump(2) + "\n");
+    ako::testsupport::copy_inplace_scale(ws_, {32, 64, 128, 256, 512, 1024});
     fs::create_directories(dir_ / "tmp");
     token_ = fmt::format("AKO_KILL_TEST_TOKEN={}-{}", ::getpid(), std::random_device{}());
   }

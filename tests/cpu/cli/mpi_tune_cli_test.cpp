@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../ako_cli_support.hpp"
+#include "inplace_scale_workspace.hpp"
 #include "common/atomic_file.hpp"
 
 namespace {
@@ -36,13 +37,7 @@ class MpiTuneCli : public ::testing::Test {
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     dir_ = tmpl;
     ws_ = dir_ / "ws";
-    for (const char* d : {"tasks/inplace_scale", "input/inplace_scale", "solution/inplace_scale"}) {
-      fs::create_directories(ws_ / d);
-      fs::copy(fs::path(AKO_TEST_DIR) / "tasks" / d, ws_ / d, fs::copy_options::recursive);
-    }
-    auto task = json::parse(ako::read_file(ws_ / "tasks/inplace_scale/task.json"));
-    task["solution"]["params"]["BLOCK"] = {32, 64, 96, 128, 160, 192, 224, 256, 512, 1024};
-    ako::write_file_atomically(ws_ / "tasks/inplace_scale/task.json", task.dump(2) + "\n");
+    ako::testsupport::copy_inplace_scale(ws_, {32, 64, 96, 128, 160, 192, 224, 256, 512, 1024});
   }
   void TearDown() override {
     std::error_code ec;
