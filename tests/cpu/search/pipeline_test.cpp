@@ -18,18 +18,6 @@ namespace {
 
 using namespace testing;
 
-struct Landscape {
-  ScratchDir dir{"pipeline"};
-  task::TaskSpec spec = real_spec();
-  fs::path file = dir.path() / "landscape.jsonl";
-  Landscape() { write_landscape(spec, file); }
-};
-
-Landscape& landscape() {
-  static Landscape l;
-  return l;
-}
-
 // prepare() runs on the tuner's helper thread; measure() waits (up to 1 s) for the next
 // batch's prepare() to start, and counts the measures that saw it start: overlap.
 class OverlapEvaluator : public ReplayEvaluator {

@@ -115,6 +115,20 @@ class ScratchDir {
   fs::path path_;
 };
 
+// The real rmsnorm spec and its synthetic landscape file (write_landscape), written once per
+// test process and only read by the tests (replays).
+struct Landscape {
+  ScratchDir dir{"landscape"};
+  task::TaskSpec spec = real_spec();
+  fs::path file = dir.path() / "landscape.jsonl";
+  Landscape() { write_landscape(spec, file); }
+};
+
+inline Landscape& landscape() {
+  static Landscape l;
+  return l;
+}
+
 inline std::vector<const task::ShapeSpec*> all_shapes(const task::TaskSpec& spec) {
   std::vector<const task::ShapeSpec*> out;
   for (const auto& s : spec.shapes) out.push_back(&s);

@@ -16,18 +16,6 @@ namespace {
 
 using namespace testing;
 
-struct Landscape {
-  ScratchDir dir{"split"};
-  task::TaskSpec spec = real_spec();
-  fs::path file = dir.path() / "landscape.jsonl";
-  Landscape() { write_landscape(spec, file); }
-};
-
-Landscape& landscape() {
-  static Landscape l;
-  return l;
-}
-
 // Who evaluated what: (variant, shape) key -> lanes that evaluated it.
 struct Ledger {
   std::mutex mutex;

@@ -15,18 +15,6 @@ namespace {
 
 using namespace testing;
 
-struct Landscape {
-  ScratchDir dir{"strategy"};
-  task::TaskSpec spec = real_spec();
-  fs::path file = dir.path() / "landscape.jsonl";
-  Landscape() { write_landscape(spec, file); }
-};
-
-Landscape& landscape() {
-  static Landscape l;
-  return l;
-}
-
 // Records the order in which a strategy asked for variants.
 class RecordingEvaluator : public ReplayEvaluator {
  public:
