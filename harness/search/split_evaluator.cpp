@@ -115,24 +115,11 @@ std::vector<DbRecord> SplitEvaluator::measure(PreparedBatch& prepared) {
     else
       parts.emplace_back(lane, part.get());
   }
-  std::vector<std::future<std::vector<DbRecord>>> futures;
+  std::vector<LaneWork> work;
   for (auto& [lane, part] : parts)
-    futures.push_back(std::async(std::launch::async, [this, l = lane, p = part] { return lanes_[l]->measure(*p); }));
-  std::vector<DbRecord> out;
-  std::exception_ptr error;
-  for (size_t k = 0; k < futures.size(); ++k) {
-    try {
-      for (auto& r : futures[k].get()) out.push_back(std::move(r));
-    } catch (const LaneLost& e) {
-      const auto left = unanswered(parts[k].second->requests, e.done);
-      lose(parts[k].first, e.what(), left.size());
-      for (const auto& r : e.done) out.push_back(r);
-      orphaned.insert(orphaned.end(), left.begin(), left.end());
-    } catch (...) {
-      if (!error) error = std::current_exception();
-    }
-  }
-  if (error) std::rethrow_exception(error);
+    work.push_back({lane, &part->requests,
+                    std::async(std::launch::async, [this, l = lane, p = part] { return lanes_[l]->measure(*p); })});
+  std::vector<DbRecord> out = gather(work, orphaned);
   if (!orphaned.empty())
     for (auto& r : rerun(std::move(orphaned))) out.push_back(std::move(r));
   return out;
@@ -148,26 +135,33 @@ std::vector<DbRecord> SplitEvaluator::rerun(std::vector<EvalRequest> requests) {
       for (const auto& n : notes()) why += "\n  " + n;
       throw Error("every tuning lane was lost:" + why);
     }
-    std::vector<std::future<std::vector<DbRecord>>> futures;
+    std::vector<LaneWork> work;
     for (const auto& [lane, share] : shares)
-      futures.push_back(std::async(std::launch::async, [this, l = lane, s = share] { return lanes_[l]->evaluate(s); }));
+      work.push_back({lane, &share,
+                      std::async(std::launch::async, [this, l = lane, s = share] { return lanes_[l]->evaluate(s); })});
     std::vector<EvalRequest> left;
-    std::exception_ptr error;
-    for (size_t k = 0; k < futures.size(); ++k) {
-      try {
-        for (auto& r : futures[k].get()) out.push_back(std::move(r));
-      } catch (const LaneLost& e) {
-        const auto l = unanswered(shares[k].second, e.done);
-        lose(shares[k].first, e.what(), l.size());
-        for (const auto& r : e.done) out.push_back(r);
-        left.insert(left.end(), l.begin(), l.end());
-      } catch (...) {
-        if (!error) error = std::current_exception();
-      }
-    }
-    if (error) std::rethrow_exception(error);
+    for (auto& r : gather(work, left)) out.push_back(std::move(r));
     requests = std::move(left);
   }
+  return out;
+}
+
+std::vector<DbRecord> SplitEvaluator::gather(std::vector<LaneWork>& work, std::vector<EvalRequest>& orphaned) {
+  std::vector<DbRecord> out;
+  std::exception_ptr error;
+  for (LaneWork& w : work) {
+    try {
+      for (auto& r : w.records.get()) out.push_back(std::move(r));
+    } catch (const LaneLost& e) {
+      const auto left = unanswered(*w.requests, e.done);
+      lose(w.lane, e.what(), left.size());
+      out.insert(out.end(), e.done.begin(), e.done.end());
+      orphaned.insert(orphaned.end(), left.begin(), left.end());
+    } catch (...) {
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
   return out;
 }
 

@@ -9,6 +9,7 @@
 // kept, the rest of its share goes to the live lanes (prepared and measured there), and the
 // lost lane gets no more work. When no lane is left the batch fails (ako::Error).
 #include <atomic>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -48,6 +49,15 @@ class SplitEvaluator : public Evaluator {
   void lose(size_t lane, const std::string& why, size_t unfinished);
   // Prepares and measures `requests` on the live lanes until every pair is answered or none is left.
   std::vector<DbRecord> rerun(std::vector<EvalRequest> requests);
+  // One lane's records on their way, and the requests they answer.
+  struct LaneWork {
+    size_t lane;
+    const std::vector<EvalRequest>* requests;
+    std::future<std::vector<DbRecord>> records;
+  };
+  // Every lane's records: a lane lost meanwhile gives what it finished and is dropped, its
+  // unanswered requests appended to `orphaned`; any other failure is rethrown once all are in.
+  std::vector<DbRecord> gather(std::vector<LaneWork>& work, std::vector<EvalRequest>& orphaned);
 
   std::vector<Evaluator*> lanes_;
   std::vector<std::string> names_;
