@@ -10,7 +10,8 @@
 // [B,F,1,C] (frame = l / (L / F)). Same math as the references (input/norm_scale_shift/,
 // input/residual_gate_norm_scale_shift/): fp32 throughout, one rounding per output.
 //
-//   template <T, S, NORM, MOD, [GATE,] AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD>
+//   template <T, S, NORM, MOD, [GATE,] AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, MIN_BLOCKS,
+//             ROW_CACHE>
 //   grid = ceil_div(B * L, ROWS_PER_BLOCK), block = BLOCK, no dynamic shared memory.
 //
 // Work layout (as solution/rmsnorm/rmsnorm.cuh): a block holds ROWS_PER_BLOCK tokens, each
@@ -27,7 +28,12 @@
 //   ITERATIONS.md norm_scale_shift iteration 1) or before them (EARLY_MOD = 1, their latency
 //   hidden behind the reductions, in registers: 16 per chunk for fp32 scale + shift). The
 //   gate is needed first and comes with residual and x. Per-token modulation ([B,L,C]) is a
-//   stream as large as x and is loaded evict-first, like x and residual.
+//   stream as large as x and is loaded like x and residual.
+// - The row streams (x, residual, per-token modulation) are loaded evict-first (ld.global.cs,
+//   ROW_CACHE = 0) or through the read-only cached path (ld.global.nc, ROW_CACHE = 1). Neither
+//   wins everywhere on the H200 (ITERATIONS.md, norm_scale_shift iteration 4): the cached loads
+//   are 2-4% faster on the video and most image shapes, 2% slower on the 512-token text
+//   stream, so the config picks per class.
 // - Stores are streaming (st.global.cs): nothing reads y or residual_out again here.
 // Requirements: C % VEC == 0, every pointer aligned to VEC elements of its type, B * L < 2^31.
 // T may be bf16, fp16 or fp32 (the tasks run bf16 and fp16); S (scale, shift, gate) T or fp32.
@@ -46,7 +52,7 @@ template <int BYTES> struct Raw {
   unsigned w[kWords];
 };
 
-// Read-only path for the broadcast inputs (kept in L1 / L2), evict-first for the streams.
+// Read-only path (ld.global.nc: kept in L1 / L2) unless STREAM: evict-first (ld.global.cs).
 template <int BYTES, bool STREAM> __device__ __forceinline__ Raw<BYTES> load_raw(const void* p) {
   Raw<BYTES> r;
   if constexpr (BYTES >= 16) {
@@ -177,10 +183,11 @@ template <typename S, int VEC, Layout M> struct Modulation {
     else if constexpr (M == Layout::blc) row = p + (static_cast<long long>(b) * L + l) * C;
     else if constexpr (M == Layout::bf1c) row = p + static_cast<long long>(b * F + l / (L / F)) * C;
   }
-  // Chunk at column col; per-token modulation streams like x, the rest stays cached.
-  __device__ __forceinline__ Frag<S, VEC> load_chunk(int col) const {
+  // Chunk at column col; per-token modulation is loaded as the row streams are (EVICT_FIRST),
+  // the rest stays cached.
+  template <bool EVICT_FIRST> __device__ __forceinline__ Frag<S, VEC> load_chunk(int col) const {
     if constexpr (M == Layout::scalar || M == Layout::none) return Frag<S, VEC>::zero();  // unused
-    else return load<S, VEC, M == Layout::blc>(row + col);
+    else return load<S, VEC, EVICT_FIRST && M == Layout::blc>(row + col);
   }
   __device__ __forceinline__ float at(const Frag<S, VEC>& f, int i) const {
     if constexpr (M == Layout::scalar || M == Layout::none) return value;
@@ -226,7 +233,7 @@ template <typename T, typename S, int VEC> struct OutputInputs {
 // The whole op for the tokens of this block. RESIDUAL: x_or_res is residual, x is x, gate
 // applies; else x_or_res is x and residual_out / gate are unused.
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE>
 __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
                                            const T* __restrict__ x, const S* __restrict__ gate,
                                            const T* __restrict__ weight, const T* __restrict__ bias,
@@ -239,6 +246,8 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
                 "threads per token: a power of two up to a warp, whole warps above");
   static_assert(CHUNKS >= 1, "CHUNKS >= 1");
   constexpr bool kBias = AFFINE && NORM == Norm::layer;  // RMSNorm has no bias
+  static_assert(ROW_CACHE == 0 || ROW_CACHE == 1, "ROW_CACHE: 0 evict-first, 1 read-only cached");
+  constexpr bool kEvictFirst = ROW_CACHE == 0;  // how the row streams are loaded
 
   __shared__ float warp_sums[2][BLOCK / 32];
   const int lane = threadIdx.x % TPR;
@@ -261,9 +270,9 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
     for (int k = 0; k < CHUNKS; ++k) {  // every load before any arithmetic
       const int c = lane + k * TPR;
       const bool ok = token_ok && c < n_chunks;
-      rs[k] = ok ? load<T, VEC, true>(x_or_res + base + c * VEC) : Frag<T, VEC>::zero();
-      xs[k] = ok ? load<T, VEC, true>(x + base + c * VEC) : Frag<T, VEC>::zero();
-      gs[k] = ok ? g.load_chunk(c * VEC) : Frag<S, VEC>::zero();
+      rs[k] = ok ? load<T, VEC, kEvictFirst>(x_or_res + base + c * VEC) : Frag<T, VEC>::zero();
+      xs[k] = ok ? load<T, VEC, kEvictFirst>(x + base + c * VEC) : Frag<T, VEC>::zero();
+      gs[k] = ok ? g.template load_chunk<kEvictFirst>(c * VEC) : Frag<S, VEC>::zero();
     }
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k) {
@@ -278,7 +287,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k) {
       const int c = lane + k * TPR;
-      v[k] = token_ok && c < n_chunks ? load<T, VEC, true>(x_or_res + base + c * VEC) : Frag<T, VEC>::zero();
+      v[k] = token_ok && c < n_chunks ? load<T, VEC, kEvictFirst>(x_or_res + base + c * VEC) : Frag<T, VEC>::zero();
     }
   }
 
@@ -289,8 +298,8 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
     const int col = (lane + k * TPR) * VEC;
     if constexpr (AFFINE) in[k].w = load<T, VEC>(weight + col);
     if constexpr (kBias) in[k].b = load<T, VEC>(bias + col);
-    in[k].scale = sc.load_chunk(col);
-    in[k].shift = sh.load_chunk(col);
+    in[k].scale = sc.template load_chunk<kEvictFirst>(col);
+    in[k].shift = sh.template load_chunk<kEvictFirst>(col);
   };
   if constexpr (EARLY_MOD) {
 #pragma unroll
@@ -350,23 +359,23 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 // (7 blocks per SM) and is the fastest point for wan14b on the H200 (ITERATIONS.md,
 // norm_scale_shift iteration 2). Tuned, so the other widths keep the cap where it pays.
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
-          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0>
+          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
                         const T* __restrict__ bias, const S* __restrict__ scale, const S* __restrict__ shift, int B,
                         int L, int C, int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD>(
+  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE>(
       y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
 }
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 residual_gate_norm_scale_shift_kernel(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ residual,
                                       const T* __restrict__ x, const S* __restrict__ gate,
                                       const T* __restrict__ weight, const T* __restrict__ bias,
                                       const S* __restrict__ scale, const S* __restrict__ shift, int B, int L, int C,
                                       int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD>(
+  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE>(
       y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
 }
