@@ -9,6 +9,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/error.hpp"
 #include "task/expr.hpp"
@@ -174,8 +175,10 @@ std::vector<DbRecord> ReplayEvaluator::evaluate(const std::vector<EvalRequest>& 
   return out;
 }
 
-nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source) {
+nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source,
+                               const std::string& previous_source) {
   nlohmann::json classes = nlohmann::json::array();
+  std::vector<std::string> kept_unsearched;  // classes whose params come from the config before
   for (const auto& co : outcome.classes) {
     // A class of its own for one shape whose search found nothing usable (no valid variant, or
     // none correct) is left out: its params would be a guess (another class's, or the
@@ -202,13 +205,18 @@ nlohmann::json config_document(const TuneOutcome& outcome, const std::string& so
       for (const auto& s : co.cls.tuned_before) on.push_back(shape_entry(s));
       c["tuned_on"] = std::move(on);
     }
+    if (!replace && !measured_partial && co.cls.from_config) kept_unsearched.push_back(co.cls.name);
     if (measured_partial)
       c["partial"] = {{"evaluated", co.evaluations},
                       {"kept", !replace},
                       {"winner_faster_pct", 100.0 * (1.0 - co.winner_score / *co.current_score)}};
     classes.push_back(std::move(c));
   }
-  return nlohmann::json{{"schema", task::kConfigSchema}, {"source", source}, {"classes", classes}};
+  std::string full_source = source;
+  if (!kept_unsearched.empty() && !previous_source.empty())
+    full_source += fmt::format("; classes kept from the config before ({}): {}", fmt::join(kept_unsearched, ", "),
+                               previous_source);
+  return nlohmann::json{{"schema", task::kConfigSchema}, {"source", full_source}, {"classes", classes}};
 }
 
 }  // namespace ako::search

@@ -200,7 +200,10 @@ class ReplayEvaluator : public Evaluator {
 // more than kPartialWinMargin; where the search measured the kept params, the class gets
 // `tuned_on` and `partial` (variants evaluated, whether its params were kept, the winner's lead
 // over them in %), so a time-bounded tune still ships what it measured; where it did not, no
-// `tuned_on`. `source` as given.
-nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source);
+// `tuned_on`. `source` as given; where classes keep their params without being searched here
+// and the config they come from had a source (`previous_source`), it is carried on after the
+// names of those classes, so a partial tune does not erase where they came from.
+nlohmann::json config_document(const TuneOutcome& outcome, const std::string& source,
+                               const std::string& previous_source = "");
 
 }  // namespace ako::search

@@ -231,7 +231,7 @@ int tune_command(const TuneCommandOptions& opt) {
 
   const search::TuneOutcome o = run_search(spec, shapes, mode, to, m, db, progress);
   print_outcome(o, db);
-  const nlohmann::json doc = search::config_document(o, m.source_text);
+  const nlohmann::json doc = search::config_document(o, m.source_text, spec.config_source);
   std::vector<task::ConfigClass> written;
   if (!config_out.empty()) written = task::parse_config(doc, spec.root / config_out, spec);
   const std::vector<UnseenShape> unseen = unseen_shapes(spec, written, shapes);

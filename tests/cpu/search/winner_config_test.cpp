@@ -246,3 +246,35 @@ TEST(Config, AConfigClassThisRunDidNotTuneKeepsItsEarlierTunedOn) {
 
 }  // namespace
 }  // namespace ako::search
+
+namespace ako::search {
+namespace {
+
+// A tune of some shapes rewrites the whole config: the classes it did not search keep their
+// params, and the document says where those came from (the source of the config before).
+TEST(Config, ClassesKeptUnsearchedCarryTheSourceOfTheConfigBefore) {
+  TuneOutcome o;
+  ClassOutcome searched;
+  searched.cls.name = "shape-flux1";
+  searched.cls.current = {{"BLOCK", 256}};
+  searched.winner = Params{{"BLOCK", 128}};
+  searched.complete = true;
+  ClassOutcome kept;
+  kept.cls.name = "cols-3072";
+  kept.cls.from_config = true;
+  kept.cls.current = {{"BLOCK", 512}};
+  o.classes = {searched, kept};
+
+  const std::string source = config_document(o, "ako tune now", "ako tune yesterday; hand-set VEC")["source"];
+  EXPECT_EQ(source, "ako tune now; classes kept from the config before (cols-3072): ako tune yesterday; hand-set VEC");
+  EXPECT_EQ(config_document(o, "ako tune now", "")["source"], "ako tune now");  // nothing to carry
+
+  // Every class searched: nothing of the config before is left, and its source goes with it.
+  kept.winner = Params{{"BLOCK", 1024}};
+  kept.complete = true;
+  o.classes = {searched, kept};
+  EXPECT_EQ(config_document(o, "ako tune now", "ako tune yesterday")["source"], "ako tune now");
+}
+
+}  // namespace
+}  // namespace ako::search
