@@ -138,8 +138,8 @@ ParamChoice choose_params(const TaskSpec& spec, const ExprEnv& env, const ParamO
                           const std::string& label, const std::string& shape) {
   ParamChoice choice;
   const std::string config_file = (spec.root / spec.config_file).string();
-  // The first class whose `when` holds; with a tuned config, the nearest tuned class for a
-  // shape whose own class was not tuned (task/config.hpp).
+  // The first class whose `when` holds; with a tuned config and no class for the shape, the
+  // nearest tuned class (task/config.hpp).
   ClassChoice cc;
   try {
     cc = choose_config_class(spec, spec.config_classes, env, shape);

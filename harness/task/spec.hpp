@@ -106,7 +106,7 @@ struct ConfigClass {
   std::string when;                      // boolean expression over dims and flags; empty: always
   std::map<std::string, int64_t> params; // every declared param (missing ones: first allowed value)
   // Shapes `ako tune` measured these params on (name + dims); empty: not tuned (hand-written
-  // or kept). See task/config.hpp for how untuned classes borrow the nearest tuned one.
+  // or kept). See task/config.hpp for when a shape borrows the nearest tuned class.
   std::vector<ShapeSpec> tuned_on;
 };
 

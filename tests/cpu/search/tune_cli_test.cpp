@@ -131,9 +131,9 @@ TEST(TuneCli, UsageErrorsAndMissingData) {
 }
 
 // Tuned on two shapes only: every other shape is reported with the class that serves it
-// from the written config (its own tuned class, or the nearest tuned one), the summary JSON
-// says the same, and the task stage picks those classes.
-TEST(TuneCli, UnseenShapesGetTheNearestTunedClassAndTheReportSaysSo) {
+// from the written config (its own class, tuned or not: a tune of two shapes changes nothing
+// for the others), the summary JSON says the same, and the task stage picks those classes.
+TEST(TuneCli, UnseenShapesKeepTheirOwnClassAndTheReportSaysSo) {
   ScratchDir dir("cli-nearest");
   const fs::path ws = dir.workspace();
   write_landscape(real_spec(ws), dir.path() / "db.jsonl");
@@ -142,9 +142,8 @@ TEST(TuneCli, UnseenShapesGetTheNearestTunedClassAndTheReportSaysSo) {
                     dir.path());
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* w : {"shapes the tuning did not measure",
-                        "nearest class cols-4096 used for shape flux2-single (not tuned; its class cols-6144 has no tuned params)",
-                        // The nearer class's winner cannot run on 1536 columns (its CHUNKS reach past the row):
-                        "shape wan13b-480p (not tuned): the params of class cols-1536 kept, no tuned class's params are valid",
+                        "class cols-6144 used for shape flux2-single (not tuned; the class has no tuned params)",
+                        "class cols-1536 used for shape wan13b-480p (not tuned; the class has no tuned params)",
                         "class cols-3072 used for shape qwen-image (not tuned; the class was tuned on flux1-single)"})
     EXPECT_TRUE(has(r.out, w)) << w << "\n" << r.out;
   EXPECT_FALSE(has(r.out, "PIPELINE:")) << "replay measures nothing: no pipeline line";
@@ -167,8 +166,8 @@ TEST(TuneCli, UnseenShapesGetTheNearestTunedClassAndTheReportSaysSo) {
   task::TaskSpec tuned_spec = task::load_task(ws, "rmsnorm");
   task::use_device_config(tuned_spec, "Synthetic H100", task::kDeviceFromGpu);
   for (const auto& c : task::expand_cases(tuned_spec, {{"flux2-single"}, {}}, {}, false)) {
-    EXPECT_EQ(c.config_class, "cols-4096");
-    EXPECT_TRUE(has(c.config_note, "nearest class cols-4096 used for shape flux2-single")) << c.config_note;
+    EXPECT_EQ(c.config_class, "cols-6144");
+    EXPECT_TRUE(has(c.config_note, "class cols-6144 used for shape flux2-single (not tuned")) << c.config_note;
   }
 }
 

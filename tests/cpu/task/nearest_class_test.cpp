@@ -1,6 +1,7 @@
 // Shapes the tuning never saw: with a config written by ako tune (classes carry `tuned_on`),
-// a shape whose own class was not tuned takes the nearest tuned class whose params are valid
-// for it, and says so; a hand-written config behaves as before.
+// a shape is served by the first class whose `when` takes it, tuned or not, with a note; only a
+// shape no class takes borrows the nearest tuned class whose params are valid for it; a
+// hand-written config behaves as before.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -43,22 +44,41 @@ std::vector<task::ConfigClass> tuned_config() {
           cls("default", "", p(1024, 8, 1, 2))};
 }
 
-TEST(NearestClass, AnUntunedClassBorrowsTheNearestTunedClass) {
+// Without the catch-all class: shapes beyond every `when`.
+std::vector<task::ConfigClass> tuned_config_without_default() {
+  auto classes = tuned_config();
+  classes.pop_back();
+  return classes;
+}
+
+TEST(NearestClass, AnUntunedClassServesItsShapesWithItsOwnParams) {
   const task::TaskSpec spec = real_spec();
   const auto classes = tuned_config();
   const task::ClassChoice c = task::choose_config_class(spec, classes, env(4096, 8192), "wide");
   EXPECT_EQ(classes[c.matched].name, "cols-8192");
-  ASSERT_GE(c.index, 0);
-  EXPECT_EQ(classes[c.index].name, "cols-6144");  // |log2(8192/6144)| beats every other tuned shape
-  EXPECT_TRUE(c.nearest);
-  EXPECT_EQ(c.note, "nearest class cols-6144 used for shape wide (not tuned; its class cols-8192 has no tuned params)");
-  // Far beyond every class: the last-resort class is untuned too; nearest by cols again.
-  EXPECT_EQ(classes[task::choose_config_class(spec, classes, env(64, 16384), "huge").index].name, "cols-6144");
+  EXPECT_EQ(c.index, c.matched);  // not the tuned cols-6144 next door: a tune of other shapes changes nothing here
+  EXPECT_FALSE(c.nearest);
+  EXPECT_EQ(c.note, "class cols-8192 used for shape wide (not tuned; the class has no tuned params)");
+  // The catch-all class takes everything beyond: its own params too.
+  const task::ClassChoice huge = task::choose_config_class(spec, classes, env(64, 16384), "huge");
+  EXPECT_EQ(classes[huge.index].name, "default");
+  EXPECT_FALSE(huge.nearest);
   // A shape inside a tuned class that was not among its shapes: that class, with a note.
   const task::ClassChoice narrow = task::choose_config_class(spec, classes, env(1, 256), "h256");
   EXPECT_EQ(classes[narrow.matched].name, "cols-2048");
   EXPECT_FALSE(narrow.nearest);
   EXPECT_EQ(narrow.note, "class cols-2048 used for shape h256 (not tuned; the class was tuned on ltx)");
+}
+
+TEST(NearestClass, AShapeNoClassTakesBorrowsTheNearestTunedClass) {
+  const task::TaskSpec spec = real_spec();
+  const auto classes = tuned_config_without_default();
+  const task::ClassChoice c = task::choose_config_class(spec, classes, env(64, 16384), "huge");
+  EXPECT_EQ(c.matched, -1);
+  ASSERT_GE(c.index, 0);
+  EXPECT_EQ(classes[c.index].name, "cols-6144");  // |log2(16384/6144)| beats every other tuned shape
+  EXPECT_TRUE(c.nearest);
+  EXPECT_EQ(c.note, "nearest class cols-6144 used for shape huge (not tuned; no class takes it)");
 }
 
 TEST(NearestClass, TunedShapesAndHandWrittenConfigsSayNothing) {
@@ -77,28 +97,35 @@ TEST(NearestClass, TunedShapesAndHandWrittenConfigsSayNothing) {
 
 TEST(NearestClass, ATunedClassWhoseParamsCannotRunIsSkipped) {
   const task::TaskSpec spec = real_spec();
-  const auto classes = tuned_config();
-  // cols 3000 is not a multiple of 8: every tuned class has VEC=8, so the matched class stays.
-  const task::ClassChoice c = task::choose_config_class(spec, classes, env(4096, 3001), "odd");
-  EXPECT_EQ(classes[c.index].name, "cols-odd");
+  const auto classes = tuned_config_without_default();
+  // cols 9002 is even (past cols-odd), past every other class and not a multiple of 8: every
+  // tuned class has VEC=8, so none can stand in; the first allowed values, said.
+  const task::ClassChoice c = task::choose_config_class(spec, classes, env(4096, 9002), "odd");
+  EXPECT_EQ(c.index, -1);
   EXPECT_FALSE(c.nearest);
-  EXPECT_EQ(c.note, "shape odd (not tuned): the params of class cols-odd kept, no tuned class's params are valid for it");
+  EXPECT_EQ(c.note,
+            "shape odd (not tuned): no class takes it and no tuned class's params are valid for it; the first allowed values");
   EXPECT_FALSE(task::params_valid(spec, p(256, 8, 1, 1), env(4096, 3001)));
   EXPECT_TRUE(task::params_valid(spec, p(256, 1, 1, 1), env(4096, 3001)));
   EXPECT_FALSE(task::params_valid(spec, p(256, 8, 1, 8), env(4096, 1024)));  // CHUNKS beyond the row
 }
 
-TEST(NearestClass, CasesUseTheNearestClassAndCarryTheNote) {
+TEST(NearestClass, CasesUseTheChosenClassAndCarryTheNote) {
   task::TaskSpec spec = real_spec();
-  spec.config_classes = tuned_config();
+  spec.config_classes = tuned_config_without_default();
   spec.shapes.push_back({"wide-8192", {{"rows", 4096}, {"cols", 8192}}, "test"});
-  const auto cases = task::expand_cases(spec, {{"wide-8192", "flux1-single"}, {}}, {}, false);
+  spec.shapes.push_back({"wide-16384", {{"rows", 64}, {"cols", 16384}}, "test"});
+  const auto cases = task::expand_cases(spec, {{"wide-8192", "wide-16384", "flux1-single"}, {}}, {}, false);
   ASSERT_FALSE(cases.empty());
   for (const auto& c : cases) {
     if (c.shape->name == "wide-8192") {
+      EXPECT_EQ(c.config_class, "cols-8192");
+      EXPECT_EQ(c.params, p(512, 8, 1, 2));
+      EXPECT_NE(c.config_note.find("class cols-8192 used for shape wide-8192 (not tuned"), std::string::npos);
+    } else if (c.shape->name == "wide-16384") {
       EXPECT_EQ(c.config_class, "cols-6144");
       EXPECT_EQ(c.params, p(256, 8, 1, 3));
-      EXPECT_NE(c.config_note.find("nearest class cols-6144 used for shape wide-8192"), std::string::npos);
+      EXPECT_NE(c.config_note.find("nearest class cols-6144 used for shape wide-16384"), std::string::npos);
     } else {
       EXPECT_EQ(c.config_class, "cols-3072");
       EXPECT_NE(c.config_note.find("not tuned; the class was tuned on flux, text"), std::string::npos) << c.config_note;
