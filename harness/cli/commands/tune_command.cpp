@@ -16,6 +16,7 @@
 #include "common/error.hpp"
 #include "common/utc_time.hpp"
 #include "exec/client/gpu_probe.hpp"
+#include "exec/client/gpu_selection.hpp"
 #include "jit/compiler.hpp"
 #include "jit/include_scan.hpp"
 #include "jit/sha256.hpp"
@@ -202,6 +203,7 @@ int tune_command(const TuneCommandOptions& opt) {
   if (opt.compile_only && opt.write_config)
     throw Error("--compile-only --write-config: a compile-only run measures nothing, so it has no winners to write");
   if (!opt.gpus.empty() && !opt.replay.empty()) throw Error("--gpus and --replay: a replay uses no GPU");
+  exec::check_gpus_spec(opt.gpus);  // a malformed --gpus is said as such, before any GPU is probed
   std::optional<Measurer> measurer =
       opt.replay.empty() ? gpu_measurer(opt, spec, root, static_cast<bool>(opt.add_lanes)) : replay_measurer(opt, spec);
   if (!measurer) return kExitUsage;

@@ -23,9 +23,35 @@ int parse_index(const std::string& word, const std::string& spec) {
   return v;
 }
 
+// The device indices of an "I,J,..." spec, in order ("I,": one); throws on a bad or repeated one.
+std::vector<int> parse_indices(const std::string& spec) {
+  std::vector<int> out;
+  std::set<int> seen;
+  for (size_t begin = 0; begin <= spec.size();) {
+    const size_t comma = std::min(spec.find(',', begin), spec.size());
+    const std::string word = spec.substr(begin, comma - begin);
+    begin = comma + 1;
+    if (word.empty() && comma == spec.size()) break;  // "3,": one device by index
+    const int i = parse_index(word, spec);
+    if (!seen.insert(i).second) throw Error(fmt::format("--gpus {}: GPU {} is named twice", spec, i));
+    out.push_back(i);
+  }
+  return out;
+}
+
 }  // namespace
 
+void check_gpus_spec(const std::string& spec) {
+  if (spec.empty() || spec == "all") return;
+  if (spec.find(',') == std::string::npos) {
+    if (parse_index(spec, spec) < 1) throw Error(fmt::format("--gpus {}: at least one GPU", spec));
+  } else {
+    parse_indices(spec);
+  }
+}
+
 std::vector<GpuDevice> select_gpus(const GpuProbe& probe, const std::string& spec) {
+  check_gpus_spec(spec);
   const auto& all = probe.devices;
   if (all.empty()) throw Error("--gpus: no GPU is visible");
   std::vector<GpuDevice> out;
@@ -39,16 +65,9 @@ std::vector<GpuDevice> select_gpus(const GpuProbe& probe, const std::string& spe
       throw Error(fmt::format("--gpus {}: this host has {} visible GPU(s)", spec, all.size()));
     out.assign(all.begin(), all.begin() + n);
   } else {
-    std::set<int> seen;
-    for (size_t begin = 0; begin <= spec.size();) {
-      const size_t comma = std::min(spec.find(',', begin), spec.size());
-      const std::string word = spec.substr(begin, comma - begin);
-      begin = comma + 1;
-      if (word.empty() && comma == spec.size()) break;  // "3,": one device by index
-      const int i = parse_index(word, spec);
+    for (const int i : parse_indices(spec)) {
       const auto it = std::find_if(all.begin(), all.end(), [&](const GpuDevice& d) { return d.ordinal == i; });
       if (it == all.end()) throw Error(fmt::format("--gpus {}: no visible GPU {} (this host has {})", spec, i, all.size()));
-      if (!seen.insert(i).second) throw Error(fmt::format("--gpus {}: GPU {} is named twice", spec, i));
       out.push_back(*it);
     }
   }

@@ -14,4 +14,8 @@ namespace ako::exec {
 // more than one GPU, a driver that gives no UUIDs (workers are pinned by UUID).
 std::vector<GpuDevice> select_gpus(const GpuProbe& probe, const std::string& spec);
 
+// The spec's form alone (no GPU needed): throws ako::Error on a malformed spec or a repeated
+// index, so a command can refuse it before it probes the GPUs.
+void check_gpus_spec(const std::string& spec);
+
 }  // namespace ako::exec

@@ -157,4 +157,15 @@ TEST_F(MultiGpuCli, CompileOnlyNeedsNoGpu) {
   expect_each_pair_once("compiled");
 }
 
+// A malformed --gpus is said as such, on a machine with no GPU too (it used to say "no GPU"
+// first, which sent the user after the wrong problem).
+TEST_F(MultiGpuCli, AMalformedGpusSpecIsSaidBeforeAnyGpuIsLookedFor) {
+  for (const std::string spec : {"foo", "0", "1,1", "2,x"}) {
+    const Ran r = ako("--gpus " + spec, "", /*fake_driver=*/false);
+    EXPECT_EQ(r.status, 2) << spec << "\n" << r.out;
+    EXPECT_TRUE(has(r.out, "--gpus " + spec + ":")) << r.out;
+    EXPECT_FALSE(has(r.out, "no GPU")) << r.out;
+  }
+}
+
 }  // namespace
