@@ -147,9 +147,10 @@ std::pair<size_t, size_t> print_tune_line(const search::TuneOutcome& o, const Me
     if (!co.cls.shapes.empty()) ++with_shapes;
     if (co.winner) ++tuned;
   }
+  // A compile-only run measures nothing: its new (variant, shape) pairs were compiled and checked.
   fmt::print("TUNE: {}/{} classes tuned, {} variants evaluated, {} refused by static checks, {} (variant, shape) "
-             "pairs measured, {} reused",
-             tuned, with_shapes, evaluations, refused, o.measured, o.reused);
+             "pairs {}, {} reused",
+             tuned, with_shapes, evaluations, refused, o.measured, m.compile_only ? "compiled" : "measured", o.reused);
   if (m.replay) fmt::print(", {} not in the replay file", m.replay->misses);
   if (!m.gpus.empty() && m.compile_only)
     fmt::print(", {} compiled, {} compile errors, nothing run (compile-only)", m.compiled(), m.compile_errors());

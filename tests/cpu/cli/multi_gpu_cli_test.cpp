@@ -136,7 +136,9 @@ TEST_F(MultiGpuCli, CompileOnlyOnThreeGpusRecordsCompiledLinesNeverTakenForMeasu
 
   const Ran again = ako("--gpus all --compile-only --strategy exhaustive", "AKO_FAKE_GPU_COUNT=3");
   ASSERT_EQ(again.status, 0) << again.out;
-  EXPECT_TRUE(has(again.out, "0 (variant, shape) pairs measured, 20 reused")) << again.out;
+  EXPECT_TRUE(has(again.out, "0 (variant, shape) pairs compiled, 20 reused")) << again.out;
+  EXPECT_FALSE(has(r.out, "pairs measured")) << r.out;  // a compile-only run measures nothing
+  EXPECT_TRUE(has(r.out, "20 (variant, shape) pairs compiled, 0 reused")) << r.out;
   // A measuring run measures every variant: a compiled line is no measurement.
   const Ran measured = ako("--strategy exhaustive", "AKO_FAKE_GPU_COUNT=3");
   ASSERT_EQ(measured.status, 0) << measured.out;
