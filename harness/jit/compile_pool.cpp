@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <new>
@@ -50,6 +51,7 @@ struct Child {
   std::string message;
   std::optional<Clock::time_point> deadline;
   bool timed_out = false;
+  int attempt = 1;
 };
 
 void write_all(int fd, const std::string& text) {
@@ -112,6 +114,12 @@ std::string memory_cap_text(const Limits& limits) {
   setrlimit(RLIMIT_CORE, &no_core);
   signal(SIGXFSZ, SIG_IGN);  // a file-size limit makes write() fail (EFBIG) instead of killing us
   cap_memory(limits.memory_bytes);
+
+  // Test hook: the first child to create this file hangs as one stuck on an inherited lock
+  // would (see run_children), the next one compiles.
+  if (const char* hang = std::getenv("AKO_TEST_COMPILE_HANG_ONCE"); hang && *hang)
+    if (const int marker = open(hang, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600); marker >= 0)
+      for (;;) pause();
 
   const std::string& name = p.request.display_name;
   ChildReport report;
@@ -184,8 +192,10 @@ Reaped reap(Child& c, const PreparedRequest& p, const Limits& limits) {
   const std::string& name = p.request.display_name;
   if (c.timed_out)
     return {fmt::format("compile_timeout: {}: NVRTC was still compiling after {}, the compile time limit "
-                        "(--compile-timeout); its process group was killed",
-                        name, seconds_text(limits.timeout_s)),
+                        "(--compile-timeout), in {}; {} killed",
+                        name, seconds_text(limits.timeout_s),
+                        c.attempt > 1 ? "two processes one after the other" : "its process",
+                        c.attempt > 1 ? "their process groups were" : "its process group was"),
             std::nullopt, {}};
   std::optional<ChildReport> report = decode(c.message);
   if (WIFEXITED(status) && report) {
@@ -212,14 +222,24 @@ int poll_timeout_ms(const std::vector<Child>& running) {
   return static_cast<int>(std::clamp<long long>(ms, 0, 60'000));
 }
 
-// Compiles every task in child processes; one Reaped per task.
+// Compiles every task in child processes; one Reaped per task. A child past the time limit gets
+// one more try in a fresh process before the program is called a compile_timeout: a child is
+// forked, not exec'd, from a process whose other threads (the --gpus lanes) may hold a lock
+// (the dynamic loader's, the unwinder's) at the fork, and a child that needs it waits forever.
+// A second fork will not find the same lock held; a program that is merely slow times out twice.
 std::vector<Reaped> run_children(const std::vector<const PreparedRequest*>& tasks, const fs::path& dir, size_t jobs,
                                  const Limits& limits) {
   std::vector<Reaped> results(tasks.size());
   std::vector<Child> running;
+  std::vector<size_t> retry;  // tasks whose first child timed out
   size_t next = 0;
   std::fflush(nullptr);  // else buffered output would be written again by each child
-  while (next < tasks.size() || !running.empty()) {
+  while (next < tasks.size() || !retry.empty() || !running.empty()) {
+    while (running.size() < jobs && !retry.empty()) {
+      running.push_back(spawn(*tasks[retry.back()], dir, retry.back(), limits));
+      running.back().attempt = 2;
+      retry.pop_back();
+    }
     while (running.size() < jobs && next < tasks.size()) {
       running.push_back(spawn(*tasks[next], dir, next, limits));
       ++next;
@@ -248,7 +268,14 @@ std::vector<Reaped> run_children(const std::vector<const PreparedRequest*>& task
         running[i].message.append(buf, static_cast<size_t>(n));
         continue;
       }
-      results[running[i].task] = reap(running[i], *tasks[running[i].task], limits);
+      if (running[i].timed_out && running[i].attempt == 1) {
+        close(running[i].fd);
+        while (waitpid(running[i].pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+        retry.push_back(running[i].task);
+      } else {
+        results[running[i].task] = reap(running[i], *tasks[running[i].task], limits);
+      }
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }

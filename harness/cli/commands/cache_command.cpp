@@ -97,8 +97,9 @@ int cache_prune_command(const CacheOptions& opt) {
 
 void add_compile_limit_options(CLI::App* cmd, double& timeout_s, unsigned long long& memory_bytes) {
   cmd->add_option("--compile-timeout", timeout_s,
-                  "seconds one NVRTC program may compile before its process group is killed (compile_timeout,\n"
-                  "naming the file; the other programs go on, a tune records the variant as failed); 0: no limit")
+                  "seconds one NVRTC program may compile before its process group is killed; it is then compiled\n"
+                  "once more in a fresh process, and a second timeout is a compile_timeout (naming the file; the\n"
+                  "other programs go on, a tune records the variant as failed); 0: no limit")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_option_function<std::string>(
