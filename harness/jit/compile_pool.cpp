@@ -224,9 +224,10 @@ int poll_timeout_ms(const std::vector<Child>& running) {
 
 // Compiles every task in child processes; one Reaped per task. A child past the time limit gets
 // one more try in a fresh process before the program is called a compile_timeout: a child is
-// forked, not exec'd, from a process whose other threads (the --gpus lanes) may hold a lock
-// (the dynamic loader's, the unwinder's) at the fork, and a child that needs it waits forever.
-// A second fork will not find the same lock held; a program that is merely slow times out twice.
+// forked, not exec'd, from a process whose other threads (a tune measures while it compiles;
+// the --gpus lanes) may hold a lock (the dynamic loader's, the unwinder's) at the fork, and a
+// child that needs it waits forever. A second fork will not find the same lock held; a program
+// that is merely slow times out twice.
 std::vector<Reaped> run_children(const std::vector<const PreparedRequest*>& tasks, const fs::path& dir, size_t jobs,
                                  const Limits& limits) {
   std::vector<Reaped> results(tasks.size());
