@@ -10,6 +10,7 @@
 #include "cli/commands/gate_command.hpp"
 #include "cli/commands/iterate_cli.hpp"
 #include "cli/commands/mpi_handover.hpp"
+#include "cli/commands/number_checks.hpp"
 #include "cli/commands/port_command.hpp"
 #include "cli/commands/report_command.hpp"
 #include "cli/commands/run_command.hpp"
@@ -99,11 +100,11 @@ struct RunCli {
         ->check(CLI::IsMember({"memset", "read"}))
         ->default_str("memset");
     cmd->add_option("--seed", run.seed, "seed for the random inputs (default: random, printed and recorded)");
-    cmd->add_option("--trials", run.trials, "fresh input sets per case (default: the task's)")->check(CLI::PositiveNumber);
+    cmd->add_option("--trials", run.trials, "fresh input sets per case (default: the task's)")->check(ako::cli::kPositive);
     cmd->add_option("--case-timeout", run.case_timeout_s, "seconds without progress before a case is killed as hung")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(ako::cli::kPositive);
     cmd->add_option("--max-time", run.max_time_s, "timing budget per kernel and case, seconds")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(ako::cli::kPositive);
     cmd->add_option("--target-ci", run.target_ci_rel,
                         "stop sampling a kernel once the 95% confidence half-width of its IQM (interquartile mean, the\n"
                         "time ako reports) is under this fraction of the IQM; or on --max-time. The samples come in two pooled\n"
@@ -171,7 +172,7 @@ struct GateCli {
     cmd->add_option("--dtypes", gate.dtypes, "only these dtypes, comma separated")->delimiter(',');
     cmd->add_option("--threshold", gate.threshold_pct,
                          "slowdown in percent that fails when it is also beyond the noise (default: the baseline's, 3)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(ako::cli::kNonNegative);
     cmd->add_option("--summary", gate.summary_out, "write a markdown summary for the CI log to this file");
     cmd->add_option("--json", gate.json_out, "write the report as JSON (schema ako.gate/1) to this file");
     cmd->add_flag("--update-baseline", gate.update_baseline,
@@ -183,9 +184,9 @@ struct GateCli {
                          "yet is said; --update-baseline creates it with budgets only); with a GPU: must be the GPU's");
     cmd->add_option("--root", gate.root, "workspace root (default: nearest folder with tasks/ upward from here)");
     cmd->add_option("--max-time", gate.max_time_s, "timing budget per kernel and case, seconds")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(ako::cli::kPositive);
     cmd->add_option("--case-timeout", gate.case_timeout_s, "seconds without progress before a case is killed as hung")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+        ->capture_default_str()->check(ako::cli::kPositive);
     cmd->add_option("-j,--jobs", gate.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
         ->check(CLI::Range(1, 4096));
     cmd->add_flag("--no-cache", gate.no_cache, "compile everything again");

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/commands/number_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "jit/cache_usage.hpp"
 #include "jit/compiler.hpp"
@@ -101,7 +102,7 @@ void add_compile_limit_options(CLI::App* cmd, double& timeout_s, unsigned long l
                   "once more in a fresh process, and a second timeout is a compile_timeout (naming the file; the\n"
                   "other programs go on, a tune records the variant as failed); 0: no limit")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(ako::cli::kNonNegative);
   cmd->add_option_function<std::string>(
          "--compile-memory",
          [&memory_bytes](const std::string& v) {
@@ -142,7 +143,7 @@ CacheCli::CacheCli(CLI::App& app) {
                          "seconds: entries used (and stray files written) more recently are kept, since another ako\n"
                          "may be about to load them; 0 prunes regardless")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(ako::cli::kNonNegative);
 }
 
 std::optional<int> CacheCli::dispatch() {

@@ -1,5 +1,7 @@
 #include "cli/commands/iterate_cli.hpp"
 
+#include "cli/commands/number_checks.hpp"
+
 namespace ako::cli {
 
 namespace {
@@ -16,7 +18,7 @@ void add_shared(CLI::App* cmd, IterateOptions& o, bool& progress_off) {
   cmd->add_option("--dtypes", o.dtypes, "only these dtypes, comma separated")->delimiter(',');
   cmd->add_option("--arch", o.arch, "target arch for NVRTC (default: the GPU's)");
   cmd->add_option("--max-time", o.max_time_s, "timing budget per kernel and case, seconds")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(ako::cli::kPositive);
   cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
       ->check(CLI::Range(1, 4096));
   cmd->add_flag("--no-cache", o.no_cache, "compile everything again");

@@ -1,6 +1,7 @@
 #include "cli/commands/tune_cli.hpp"
 
 #include "cli/commands/cache_command.hpp"
+#include "cli/commands/number_checks.hpp"
 #include "cli/commands/task_words.hpp"
 
 namespace ako::cli {
@@ -38,13 +39,13 @@ TuneCli::TuneCli(CLI::App& app) {
   cmd->add_option("--root", tune.root, "workspace root (default: nearest folder with tasks/ upward from here)");
   cmd->add_option("--arch", tune.arch, "target arch for NVRTC (default: the GPU's)");
   cmd->add_flag("--hot", tune.hot, "keep L2 warm between timed samples (default: flush it)");
-  cmd->add_option("--trials", tune.trials, "fresh input sets per case for validation (default: 1; ako run re-validates with the task's)")->check(CLI::PositiveNumber);
+  cmd->add_option("--trials", tune.trials, "fresh input sets per case for validation (default: 1; ako run re-validates with the task's)")->check(ako::cli::kPositive);
   cmd->add_option("--max-time", tune.max_time_s, "timing budget per kernel and case, seconds")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(ako::cli::kPositive);
   cmd->add_option("--warmup-ms", tune.warmup_ms, "warm-up wall time per case (its timed kernels warm up together), ms")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->capture_default_str()->check(ako::cli::kNonNegative);
   cmd->add_option("--case-timeout", tune.case_timeout_s, "seconds without progress before a case is killed as hung")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(ako::cli::kPositive);
   cmd->add_option("-j,--jobs", tune.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")
       ->check(CLI::Range(1, 4096));
   cmd->add_flag("--no-cache", tune.no_cache, "compile everything again");

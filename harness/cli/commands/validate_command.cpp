@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/commands/number_checks.hpp"
 #include "cli/exit_codes.hpp"
 #include "pipeline/workspace.hpp"
 #include "validate/validate_table.hpp"
@@ -80,7 +81,7 @@ ValidateCli::ValidateCli(CLI::App& app) {
   cmd_->add_option("--micro-samples", req_.micro_samples, "samples per call of the microbench (0: skip it)")
       ->check(CLI::Range(0, 10000));
   cmd_->add_option("--timeout", req_.timeout_s, "seconds before the run is stopped")->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(ako::cli::kPositive);
   cmd_->add_flag("--cpu-smoke", req_.tiny,
                  "toy dims on the CPU, torch backend only: checks the block code runs (no timing, no verdict)");
   cmd_->add_option("--root", root_, "workspace root (default: nearest folder with tasks/ upward from here)");

@@ -173,6 +173,22 @@ TEST(Cli, JobsMustBePositive) {
     }
 }
 
+// A number out of range is said plainly: CLI11's own checks printed DBL_MAX in full
+// ("Value -1 not in range 0.000000 to 179769313486231570814527...").
+TEST(Cli, NumbersOutOfRangeAreSaidPlainly) {
+  const fs::path ws = make_workspace("numbers");
+  const Ran trials = ako("run task rmsnorm --trials 0", ws);
+  EXPECT_EQ(trials.status, 2) << trials.out;
+  EXPECT_TRUE(has(trials.out, "--trials: expected more than 0, got 0")) << trials.out;
+  const Ran timeout = ako("tune task rmsnorm --compile-timeout -1", ws);
+  EXPECT_EQ(timeout.status, 2) << timeout.out;
+  EXPECT_TRUE(has(timeout.out, "--compile-timeout: expected 0 or more, got -1")) << timeout.out;
+  const Ran word = ako("run task rmsnorm --max-time soon", ws);
+  EXPECT_EQ(word.status, 2) << word.out;
+  for (const Ran* r : {&trials, &timeout, &word}) EXPECT_FALSE(has(r->out, "179769313")) << r->out;
+  EXPECT_EQ(ako("tune task rmsnorm --compile-timeout 0 --help", ws).status, 0);
+}
+
 TEST(Cli, VersionShowsTheCudaHeadersItsHelpPromises) {
   const Ran help = ako("--help");
   EXPECT_TRUE(has(help.out, "the CUDA headers in use")) << help.out;
