@@ -57,7 +57,7 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
                                      ClassMode mode) {
   std::vector<ShapeClass> own, configured;
   for (const auto& c : spec.config_classes)
-    configured.push_back(ShapeClass{c.name, c.when, {}, c.params, true, c.tuned_on});
+    configured.push_back(ShapeClass{c.name, c.when, {}, c.params, true, c.tuned_on, c.partial});
   for (const auto* s : shapes) {
     const int c = mode == ClassMode::config ? config_class_of(spec, *s) : -1;
     if (c >= 0) {
@@ -204,6 +204,8 @@ nlohmann::json config_document(const TuneOutcome& outcome, const std::string& so
       nlohmann::json on = nlohmann::json::array();
       for (const auto& s : co.cls.tuned_before) on.push_back(shape_entry(s));
       c["tuned_on"] = std::move(on);
+      if (const auto& p = co.cls.partial_before)
+        c["partial"] = {{"evaluated", p->evaluated}, {"kept", p->kept}, {"winner_faster_pct", p->winner_faster_pct}};
     }
     if (!replace && !measured_partial && co.cls.from_config) kept_unsearched.push_back(co.cls.name);
     if (measured_partial)

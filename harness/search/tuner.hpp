@@ -35,6 +35,8 @@ struct ShapeClass {
   // strip every other class of its mark, and the run would hand those shapes to the nearest
   // tuned class (task/config.hpp) in place of their own.
   std::vector<task::ShapeSpec> tuned_before;
+  // The config's "partial" mark of that earlier tune, kept with it on the same terms.
+  std::optional<task::ConfigClass::Partial> partial_before;
 };
 
 enum class ClassMode { config, shape };

@@ -78,6 +78,12 @@ std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::file
         cls.tuned_on.push_back(std::move(shape));
       }
     }
+    if (c["partial"].present()) {
+      Field partial = c["partial"];
+      partial.only_keys({"evaluated", "kept", "winner_faster_pct"});
+      cls.partial = ConfigClass::Partial{partial["evaluated"].integer(), partial["kept"].boolean(),
+                                         partial["winner_faster_pct"].number()};
+    }
     // Missing params fall back to the first allowed value, as for a case no class matches.
     for (const auto& p : spec.solution.params) cls.params.emplace(p.name, p.values.front());
     out.push_back(std::move(cls));

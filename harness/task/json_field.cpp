@@ -78,6 +78,11 @@ double Field::number() const {
   return value_->get<double>();
 }
 
+bool Field::boolean() const {
+  if (!present() || !value_->is_boolean()) fail(expectation(*this, "true or false"));
+  return value_->get<bool>();
+}
+
 void Field::require_object() const {
   if (!present() || !value_->is_object()) fail(expectation(*this, "an object"));
 }

@@ -40,6 +40,7 @@ class Field {
   std::string non_empty_string() const;
   int64_t integer() const;
   double number() const;
+  bool boolean() const;
   void require_object() const;
   void require_array() const;
   // An integer expression may be written as a JSON string or a JSON integer.

@@ -108,6 +108,15 @@ struct ConfigClass {
   // Shapes `ako tune` measured these params on (name + dims); empty: not tuned (hand-written
   // or kept). See task/config.hpp for when a shape borrows the nearest tuned class.
   std::vector<ShapeSpec> tuned_on;
+  // `ako tune`'s mark on a class whose search stopped at its time budget (the config's
+  // "partial": variants evaluated, whether the params before were kept, how much faster the
+  // winner so far was). Kept as read so that a later tune that leaves the class alone keeps it.
+  struct Partial {
+    int64_t evaluated = 0;
+    bool kept = false;
+    double winner_faster_pct = 0;
+  };
+  std::optional<Partial> partial;
 };
 
 // One file of the solution's config folder: a device's tuned config (device_name=<name>.json)

@@ -153,9 +153,9 @@ std::pair<size_t, size_t> print_tune_line(const search::TuneOutcome& o, const Me
              tuned, with_shapes, evaluations, refused, o.measured, m.compile_only ? "compiled" : "measured", o.reused);
   if (m.replay) fmt::print(", {} not in the replay file", m.replay->misses);
   if (!m.gpus.empty() && m.compile_only)
-    fmt::print(", {} compiled, {} compile errors, nothing run (compile-only)", m.compiled(), m.compile_errors());
+    fmt::print(", {} variants built, {} compile errors, nothing run (compile-only)", m.compiled(), m.compile_errors());
   else if (!m.gpus.empty())
-    fmt::print(", {} compiled, {} compile errors, {} validated ({} correct), {} cases run, reference timed on {} cases",
+    fmt::print(", {} variants built, {} compile errors, {} validated ({} correct), {} cases run, reference timed on {} cases",
                m.compiled(), m.compile_errors(), m.validated(), m.correct(), m.cases_run(), m.references_timed());
   if (m.lanes() > 1)
     fmt::print(", {} lanes ({} lost, {} (variant, shape) pairs retried on another)", m.lanes(),

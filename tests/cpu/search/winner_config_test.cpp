@@ -244,6 +244,30 @@ TEST(Config, AConfigClassThisRunDidNotTuneKeepsItsEarlierTunedOn) {
   EXPECT_FALSE(doc["classes"][2].contains("tuned_on")) << "a class never tuned stays unmarked";
 }
 
+// The same for the "partial" mark of a class whose earlier search stopped at its time budget:
+// a later tune of other shapes kept its params and tuned_on but dropped the mark, and the
+// config then claimed a complete search (seen on qknorm_rope's hunyuan class, session 10).
+TEST(Config, AConfigClassThisRunDidNotTuneKeepsItsPartialMark) {
+  TuneOutcome o;
+  ClassOutcome earlier;
+  earlier.cls.name = "shape-hunyuan";
+  earlier.cls.when = "N == 118800";
+  earlier.cls.current = {{"BLOCK", 128}};
+  earlier.cls.from_config = true;
+  task::ShapeSpec hunyuan;
+  hunyuan.name = "hunyuan-720p";
+  hunyuan.dims = {{"N", 118800}};
+  earlier.cls.tuned_before = {hunyuan};
+  earlier.cls.partial_before = task::ConfigClass::Partial{576, false, 5.7};
+  o.classes.push_back(earlier);
+  const nlohmann::json doc = config_document(o, "t");
+  const nlohmann::json& kept = doc["classes"][0];
+  ASSERT_TRUE(kept.contains("partial")) << kept.dump();
+  EXPECT_EQ(kept["partial"]["evaluated"], 576);
+  EXPECT_EQ(kept["partial"]["kept"], false);
+  EXPECT_DOUBLE_EQ(kept["partial"]["winner_faster_pct"].get<double>(), 5.7);
+}
+
 }  // namespace
 }  // namespace ako::search
 

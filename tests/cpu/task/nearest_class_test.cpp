@@ -149,5 +149,22 @@ TEST(NearestClass, ConfigFileRoundTripsTunedOn) {
   EXPECT_THROW(task::parse_config(bad, "c.json", spec), Error);
 }
 
+TEST(NearestClass, ConfigFileRoundTripsPartial) {
+  const task::TaskSpec spec = real_spec();
+  nlohmann::json doc = nlohmann::json::parse(R"({"schema": "ako.config/1", "classes": [
+    {"name": "a", "when": "cols <= 3072", "params": {"BLOCK": 256},
+     "tuned_on": [{"name": "flux1-single", "dims": {"rows": 4608, "cols": 3072}}],
+     "partial": {"evaluated": 608, "kept": false, "winner_faster_pct": 1.25}},
+    {"name": "b", "params": {"BLOCK": 512}}]})");
+  const auto classes = task::parse_config(doc, "c.json", spec);
+  ASSERT_TRUE(classes[0].partial.has_value());
+  EXPECT_EQ(classes[0].partial->evaluated, 608);
+  EXPECT_FALSE(classes[0].partial->kept);
+  EXPECT_DOUBLE_EQ(classes[0].partial->winner_faster_pct, 1.25);
+  EXPECT_FALSE(classes[1].partial.has_value());
+  doc["classes"][0]["partial"]["kept"] = 1;  // not a boolean
+  EXPECT_THROW(task::parse_config(doc, "c.json", spec), Error);
+}
+
 }  // namespace
 }  // namespace ako::task
