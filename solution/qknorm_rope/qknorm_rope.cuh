@@ -4,8 +4,9 @@
 // y with the fp32 cache row of the token's position (interleaved or NeoX pairs, elements R..D-1
 // pass through the norm only), all in fp32, one rounding per element.
 //
-//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK, REGS>, the reference's arguments
-//   grid = ceil_div(N * 2 * H, (BLOCK / LANES) * HPG), block = BLOCK; LANES * EPL == D.
+//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK, REGS, SPLIT, PIPE>, the reference's arguments
+//   grid = SPLIT == 0 ? ceil_div(N * 2 * H, (BLOCK / LANES) * HPG) : ceil_div(N * SPLIT, BLOCK / LANES),
+//   block = BLOCK; LANES * EPL == D.
 //
 // Layout of the work: a group of LANES consecutive lanes (16 or 32: a half or a whole warp)
 // holds one head, EPL consecutive elements per lane (EPL = 8: one 16-byte access), and takes
@@ -18,6 +19,11 @@
 // - the weights (the same D values for every head) and the cos/sin slice are read through the
 //   read-only path: L1 hits after the first group of a token;
 // - q and k are read and written once, with 16-byte (EPL = 8) accesses.
+// With SPLIT > 0 the work is cut by token instead: SPLIT groups share a token, group s takes
+// its heads s, s + SPLIT, s + 2 SPLIT, ... (q heads then k heads), HPG of them loaded per step;
+// the token's position and cos/sin slice are loaded once per group and kept in registers for
+// all its steps (with SPLIT = 0 every group of HPG heads fetches them again, mostly from L2);
+// PIPE = 1 issues a step's loads before the step before it is reduced (SPLIT = 0: PIPE = 0).
 // Requirements (the task's constraints): bf16 or fp16; LANES * EPL == D; R % EPL == 0 and, for
 // NeoX, (R / 2) % EPL == 0 (a lane is all rotated or all passed through; partners whole lanes);
 // q / k / weights aligned to EPL * 2 bytes.
@@ -106,15 +112,155 @@ __host__ __device__ constexpr int min_blocks(int block, int regs) {
   return fit < 1 ? 1 : fit > most ? most : fit;
 }
 
+// One head's chunk: norm over the group's LANES lanes, weight, rotation with the lane's slice
+// cs ([0, CS) cos, [CS, 2 CS) sin), one rounding, one store to dst when live. Every lane of
+// the warp must call it together (the shuffles take the whole warp).
+template <typename T, bool NEOX, int LANES, int EPL>
+__device__ __forceinline__ void norm_rotate_store(const Chunk<EPL>& x, T* dst, const T* weight, const float* cs,
+                                                  int lane, int half, bool rotated, bool first_half, bool live,
+                                                  float inv_d, float eps) {
+  using C = Codec<T>;
+  constexpr int CS = NEOX ? EPL : EPL / 2;
+  const Chunk<EPL> wt = load<EPL, true>(weight);
+  float v[EPL], sum = 0.f;
+#pragma unroll
+  for (int w = 0; w < EPL / 2; ++w) {
+    v[2 * w] = C::lo(x.w[w]), v[2 * w + 1] = C::hi(x.w[w]);
+    sum += v[2 * w] * v[2 * w] + v[2 * w + 1] * v[2 * w + 1];
+  }
+#pragma unroll
+  for (int o = LANES / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, LANES);
+  const float r = rsqrtf(sum * inv_d + eps);
+#pragma unroll
+  for (int w = 0; w < EPL / 2; ++w) {
+    v[2 * w] *= r * C::lo(wt.w[w]);
+    v[2 * w + 1] *= r * C::hi(wt.w[w]);
+  }
+  if constexpr (NEOX) {
+    const int span = half / EPL;
+    const int partner = rotated ? (first_half ? lane + span : lane - span) : lane;
+    float other[EPL];
+#pragma unroll
+    for (int e = 0; e < EPL; ++e) other[e] = __shfl_sync(0xffffffffu, v[e], partner, LANES);
+    if (rotated && live) {
+#pragma unroll
+      for (int e = 0; e < EPL; ++e)
+        v[e] = first_half ? v[e] * cs[e] - other[e] * cs[CS + e] : v[e] * cs[e] + other[e] * cs[CS + e];
+    }
+  } else if (rotated && live) {
+#pragma unroll
+    for (int m = 0; m < EPL / 2; ++m) {
+      const float a = v[2 * m], b = v[2 * m + 1];
+      v[2 * m] = a * cs[m] - b * cs[CS + m];
+      v[2 * m + 1] = b * cs[m] + a * cs[CS + m];
+    }
+  }
+  if (live) {
+    Chunk<EPL> out;
+#pragma unroll
+    for (int w = 0; w < EPL / 2; ++w) out.w[w] = C::pack(v[2 * w], v[2 * w + 1]);
+    store<EPL>(dst, out);
+  }
+}
+
+// The SPLIT > 0 layout (see the top of the file): group g of the grid serves token g / SPLIT,
+// heads g % SPLIT + i * SPLIT. Every group runs the same number of steps, ceil(2H / SPLIT / HPG),
+// so the warp stays together through the shuffles; heads past 2H or tokens past N are masked.
+template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int SPLIT, int PIPE>
+__device__ __forceinline__ void by_token(T* q, T* k, const T* q_weight, const T* k_weight,
+                                         const float* cos_sin_cache, const IdT* pos, int N, int H, int D, int R,
+                                         long long q_stride, long long k_stride, float eps) {
+  constexpr int GROUPS = BLOCK / LANES;
+  constexpr int CS = NEOX ? EPL : EPL / 2;
+  const int lane = threadIdx.x % LANES;
+  const unsigned group = blockIdx.x * GROUPS + threadIdx.x / LANES;
+  const unsigned t = group / SPLIT;
+  const int part = static_cast<int>(group - t * SPLIT);
+  const bool token_live = t < static_cast<unsigned>(N);
+  const int half = R / 2, d0 = lane * EPL;
+  const bool rotated = d0 < R;
+  const bool first_half = d0 < half;
+  const float inv_d = 1.f / D;
+  const int heads2 = 2 * H;
+  const int steps = (heads2 + SPLIT - 1) / SPLIT;  // heads per group, the same for every group
+
+  float cs[2 * CS];
+  if (token_live && rotated) {
+    const int cs_off = NEOX ? (first_half ? d0 : d0 - half) : d0 / 2;
+    const float* row = cos_sin_cache + static_cast<long long>(pos[t]) * R + cs_off;
+    load_f32<CS>(row, cs);
+    load_f32<CS>(row + half, cs + CS);
+  }
+  T* const q_tok = q + t * q_stride + d0;
+  T* const k_tok = k + t * k_stride + d0;
+  // Step i's HPG heads: where they live and whether they exist (masked ones load zeros).
+  auto locate = [&](int i0, T** dst, bool* live, bool* is_q) {
+#pragma unroll
+    for (int j = 0; j < HPG; ++j) {
+      const int hh = part + (i0 + j) * SPLIT;
+      live[j] = token_live && i0 + j < steps && hh < heads2;
+      is_q[j] = hh < H;
+      dst[j] = is_q[j] ? q_tok + hh * D : k_tok + (hh - H) * D;
+    }
+  };
+  auto fetch = [&](T* const* dst, const bool* live, Chunk<EPL>* x) {
+#pragma unroll
+    for (int j = 0; j < HPG; ++j) {
+      if (live[j]) {
+        x[j] = load<EPL, false>(dst[j]);
+      } else {
+#pragma unroll
+        for (int w = 0; w < EPL / 2; ++w) x[j].w[w] = 0u;
+      }
+    }
+  };
+  auto finish = [&](const Chunk<EPL>* x, T* const* dst, const bool* live, const bool* is_q) {
+#pragma unroll
+    for (int j = 0; j < HPG; ++j)
+      norm_rotate_store<T, NEOX, LANES, EPL>(x[j], dst[j], (is_q[j] ? q_weight : k_weight) + d0, cs, lane, half,
+                                             rotated, first_half, live[j], inv_d, eps);
+  };
+  Chunk<EPL> x[HPG];
+  T* dst[HPG];
+  bool live[HPG], is_q[HPG];
+  if constexpr (PIPE) {
+    // The next step's loads are issued before this step's reduction: HPG more 16-byte loads in
+    // flight per lane for HPG more chunks of registers.
+    locate(0, dst, live, is_q);
+    fetch(dst, live, x);
+    for (int i0 = 0; i0 < steps; i0 += HPG) {
+      Chunk<EPL> xn[HPG];
+      T* dn[HPG];
+      bool ln[HPG], qn[HPG];
+      locate(i0 + HPG, dn, ln, qn);
+      fetch(dn, ln, xn);
+      finish(x, dst, live, is_q);
+#pragma unroll
+      for (int j = 0; j < HPG; ++j) x[j] = xn[j], dst[j] = dn[j], live[j] = ln[j], is_q[j] = qn[j];
+    }
+  } else {
+    for (int i0 = 0; i0 < steps; i0 += HPG) {
+      locate(i0, dst, live, is_q);
+      fetch(dst, live, x);
+      finish(x, dst, live, is_q);
+    }
+  }
+}
+
 }  // namespace qknorm_rope_detail
 
-template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int REGS>
+template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int REGS, int SPLIT, int PIPE>
 __global__ void __launch_bounds__(BLOCK, qknorm_rope_detail::min_blocks(BLOCK, REGS))
     qknorm_rope_kernel(T* q, T* k, const T* q_weight, const T* k_weight, const float* cos_sin_cache, const IdT* pos,
                        int N, int H, int D, int R, long long q_stride, long long k_stride, float eps) {
   using namespace qknorm_rope_detail;
   using C = Codec<T>;
   static_assert(LANES == 8 || LANES == 16 || LANES == 32, "a group is a power-of-two part of a warp");
+  if constexpr (SPLIT > 0) {
+    by_token<T, IdT, NEOX, LANES, EPL, HPG, BLOCK, SPLIT, PIPE>(q, k, q_weight, k_weight, cos_sin_cache, pos, N, H, D, R,
+                                                         q_stride, k_stride, eps);
+    return;
+  }
   constexpr int GROUPS = BLOCK / LANES;
   constexpr int CS = NEOX ? EPL : EPL / 2;  // cos values (and as many sin values) per lane
   const int lane = threadIdx.x % LANES;
