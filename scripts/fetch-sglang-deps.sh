@@ -4,7 +4,7 @@
 # xz archive under the git-ignored .sglang-deps/ (not peers/: carrying peers must stay small),
 # cut into parts small enough to carry one per call.
 #
-#   scripts/fetch-sglang-deps.sh [--python 3.12] [--wheels DIR] [--part-mib 40]
+#   scripts/fetch-sglang-deps.sh [--python 3.12] [--wheels DIR] [--part-mib 30]
 #
 # The wheels are downloaded with pip (--no-deps, for CPython 3.12 on manylinux x86_64 unless
 # --python says otherwise; --wheels DIR takes them from DIR instead), their sha256 checked against
@@ -17,7 +17,8 @@
 # peer_timing's --deps, cu13 matches the machine's CUDA 13. cuda-python, einops and
 # typing-extensions, which the kernels also import, are on the H200 machine already.
 #
-# Why parts: a device call carries at most 64 MiB, the repository included. On the GPU machine,
+# Why parts: a device call carries at most 64 MiB, the repository included (about 27 MiB on disk
+# now: 40 MiB parts no longer fit beside it; 30 MiB parts, three for 3.12, do). On the GPU machine,
 # scripts/gpu-sglang-deps.sh keeps the parts each call brings in /tmp (kept while the machine stays
 # warm, about 30 s between calls) and unpacks the archive once all are there.
 # Exit 0: the parts are in place. Exit 1: download failed, a hash differs, or packing failed.
@@ -25,14 +26,14 @@ set -euo pipefail
 
 PY=3.12
 WHEELS=
-PART_MIB=40
+PART_MIB=30
 while [ $# -gt 0 ]; do
   case $1 in
     --python) PY=${2:?--python needs a version, e.g. 3.12}; shift 2 ;;
     --wheels) WHEELS=${2:?--wheels needs a folder}; shift 2 ;;
     --part-mib) PART_MIB=${2:?--part-mib needs a size}; shift 2 ;;
     -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: $0 [--python 3.12] [--wheels DIR] [--part-mib 40]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--python 3.12] [--wheels DIR] [--part-mib 30]" >&2; exit 2 ;;
   esac
 done
 TAG=${PY//./}

@@ -8,9 +8,9 @@
 #   scripts/gpu-sglang-deps.sh            # in every call that carries a part; prints the state
 #
 # A device call carries at most 64 MiB, the repository included, so the parts come one per call:
-# call 1 carries .sglang-deps/py312-1 and runs this script; call 2, started while the machine
-# is still warm (within about 30 s), carries .sglang-deps/py312-2 and runs it again, then the
-# benchmark. /tmp survives between calls only while the machine stays warm; a fresh machine starts
+# call 1 carries .sglang-deps/py312-1 and runs this script; each next call, started while the
+# machine is still warm (within about 30 s), carries the next part and runs it again; the call
+# with the last part (small: it has room for bundle/ and peers/) runs the benchmark. /tmp survives between calls only while the machine stays warm; a fresh machine starts
 # over (the script says which parts it has).
 # Exit 0: unpacked (prints the --deps folder). Exit 3: parts still missing. Exit 1: a hash differs.
 set -euo pipefail
