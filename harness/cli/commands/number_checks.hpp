@@ -15,7 +15,7 @@ inline CLI::Validator number_at_least(bool allow_zero) {
         double v = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
         if (ec != std::errc() || end != text.data() + text.size()) return "expected a number, got " + text;
-        if (allow_zero ? v < 0 : v <= 0)
+        if (allow_zero ? !(v >= 0) : !(v > 0))  // written so that nan fails too
           return std::string(allow_zero ? "expected 0 or more" : "expected more than 0") + ", got " + text;
         return "";
       },

@@ -185,7 +185,9 @@ TEST(Cli, NumbersOutOfRangeAreSaidPlainly) {
   EXPECT_TRUE(has(timeout.out, "--compile-timeout: expected 0 or more, got -1")) << timeout.out;
   const Ran word = ako("run task rmsnorm --max-time soon", ws);
   EXPECT_EQ(word.status, 2) << word.out;
-  for (const Ran* r : {&trials, &timeout, &word}) EXPECT_FALSE(has(r->out, "179769313")) << r->out;
+  const Ran nan = ako("run task rmsnorm --max-time nan", ws);
+  EXPECT_EQ(nan.status, 2) << nan.out;
+  for (const Ran* r : {&trials, &timeout, &word, &nan}) EXPECT_FALSE(has(r->out, "179769313")) << r->out;
   EXPECT_EQ(ako("tune task rmsnorm --compile-timeout 0 --help", ws).status, 0);
 }
 
