@@ -112,9 +112,10 @@ __host__ __device__ constexpr int min_blocks(int block, int regs) {
   return fit < 1 ? 1 : fit > most ? most : fit;
 }
 
-// One head's chunk: norm over the group's LANES lanes, weight, rotation with the lane's slice
-// cs ([0, CS) cos, [CS, 2 CS) sin), one rounding, one store to dst when live. Every lane of
-// the warp must call it together (the shuffles take the whole warp).
+// One head's chunk, in both layouts: norm over the group's LANES lanes, weight, rotation with
+// the lane's slice cs ([0, CS) cos, [CS, 2 CS) sin), one rounding, one store to dst when live.
+// Every lane of the warp must call it together (the shuffles take the whole warp; a group past
+// the end reduces zeros).
 template <typename T, bool NEOX, int LANES, int EPL>
 __device__ __forceinline__ void norm_rotate_store(const Chunk<EPL>& x, T* dst, const T* weight, const float* cs,
                                                   int lane, int half, bool rotated, bool first_half, bool live,
@@ -254,7 +255,6 @@ __global__ void __launch_bounds__(BLOCK, qknorm_rope_detail::min_blocks(BLOCK, R
     qknorm_rope_kernel(T* q, T* k, const T* q_weight, const T* k_weight, const float* cos_sin_cache, const IdT* pos,
                        int N, int H, int D, int R, long long q_stride, long long k_stride, float eps) {
   using namespace qknorm_rope_detail;
-  using C = Codec<T>;
   static_assert(LANES == 8 || LANES == 16 || LANES == 32, "a group is a power-of-two part of a warp");
   if constexpr (SPLIT > 0) {
     by_token<T, IdT, NEOX, LANES, EPL, HPG, BLOCK, SPLIT, PIPE>(q, k, q_weight, k_weight, cos_sin_cache, pos, N, H, D, R,
@@ -300,54 +300,14 @@ __global__ void __launch_bounds__(BLOCK, qknorm_rope_detail::min_blocks(BLOCK, R
     load_f32<CS>(row, cs);
     load_f32<CS>(row + half, cs + CS);
   };
-  // Norm, weight and rotation of head j with slice cs, then its one store.
+  // Norm, weight and rotation of head j with slice cs, then its one store. The head's weight
+  // chunk (q's or k's: L1 hits) is loaded there, not held for the whole kernel, which would
+  // keep both tensors' chunks live.
   auto finish = [&](int j, const float* cs) {
     const unsigned idx = first + j;
-    // The head's weight chunk (q's or k's: L1 hits), requested before the shuffles hide it;
-    // not held for the whole kernel, which would keep both tensors' chunks live.
     const bool is_q = idx - tok[j] * heads_per_token < static_cast<unsigned>(H);
-    const Chunk<EPL> wt = load<EPL, true>((is_q ? q_weight : k_weight) + d0);
-    float v[EPL], sum = 0.f;
-#pragma unroll
-    for (int w = 0; w < EPL / 2; ++w) {
-      v[2 * w] = C::lo(x[j].w[w]), v[2 * w + 1] = C::hi(x[j].w[w]);
-      sum += v[2 * w] * v[2 * w] + v[2 * w + 1] * v[2 * w + 1];
-    }
-    // Every lane of the warp runs the shuffles (a group past the end reduces zeros).
-#pragma unroll
-    for (int o = LANES / 2; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o, LANES);
-    const float r = rsqrtf(sum * inv_d + eps);
-#pragma unroll
-    for (int w = 0; w < EPL / 2; ++w) {
-      v[2 * w] *= r * C::lo(wt.w[w]);
-      v[2 * w + 1] *= r * C::hi(wt.w[w]);
-    }
-    if constexpr (NEOX) {
-      // Partner: the lane (R/2) / EPL away in the group; every lane shuffles (masks are whole).
-      const int span = half / EPL;
-      const int partner = rotated ? (first_half ? lane + span : lane - span) : lane;
-      float other[EPL];
-#pragma unroll
-      for (int e = 0; e < EPL; ++e) other[e] = __shfl_sync(0xffffffffu, v[e], partner, LANES);
-      if (rotated && idx < heads) {
-#pragma unroll
-        for (int e = 0; e < EPL; ++e)
-          v[e] = first_half ? v[e] * cs[e] - other[e] * cs[CS + e] : v[e] * cs[e] + other[e] * cs[CS + e];
-      }
-    } else if (rotated && idx < heads) {
-#pragma unroll
-      for (int m = 0; m < EPL / 2; ++m) {
-        const float a = v[2 * m], b = v[2 * m + 1];
-        v[2 * m] = a * cs[m] - b * cs[CS + m];
-        v[2 * m + 1] = b * cs[m] + a * cs[CS + m];
-      }
-    }
-    if (idx < heads) {
-      Chunk<EPL> out;
-#pragma unroll
-      for (int w = 0; w < EPL / 2; ++w) out.w[w] = C::pack(v[2 * w], v[2 * w + 1]);
-      store<EPL>(ptr[j] + d0, out);
-    }
+    norm_rotate_store<T, NEOX, LANES, EPL>(x[j], ptr[j] + d0, (is_q ? q_weight : k_weight) + d0, cs, lane, half,
+                                           rotated, first_half, idx < heads, inv_d, eps);
   };
 
   // Usually every group of the warp holds heads of one token each (always when HPG divides
