@@ -4,7 +4,10 @@
 # `ako iterate --ncu` reads. Writes $OUT/ncu-<shape>-<kernel>.csv (ncu's details page) and
 # prints, per kernel, the lines that say what bounds it (duration, DRAM and memory
 # throughput, waves per SM, occupancy, the stall breakdown's top).
-#   OUT=out scripts/gpu-ncu.sh TASK DTYPE SHAPE [SHAPE...]
+#   OUT=out [KERNELS="regex ..."] scripts/gpu-ncu.sh TASK DTYPE SHAPE [SHAPE...]
+# KERNELS: the kernel names (regexes over the function's base name) to profile, one report each;
+# default rmsnorm's solution and FlashInfer's RMSNorm. ako runs with CUDA events (--no-cupti: ncu
+# holds the profiling interface), one trial, and a case timeout long enough for ncu's replays.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
@@ -13,12 +16,13 @@ task=$1 dtype=$2; shift 2
 NCU=${AKO_NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 for shape in "$@"; do
-  for kernel in rmsnorm_kernel RMSNormKernel; do
+  for kernel in ${KERNELS:-rmsnorm_kernel RMSNormKernel}; do
     rep="$OUT/ncu-$shape-$kernel"
     "$NCU" --clock-control none --target-processes all --kernel-name-base function --kernel-name "regex:$kernel" \
       --launch-skip 10 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
       --section LaunchStats --section Occupancy --section WarpStateStats -f -o "$rep" \
       bundle/bin/ako run task "$task" --shapes "$shape" --dtypes "$dtype" --no-checks --no-progress --max-time 0.002 \
+      --no-cupti --trials 1 --case-timeout 600 \
       > "$rep.log" 2>&1 || { echo "ncu $shape $kernel failed:"; tail -5 "$rep.log"; continue; }
     "$NCU" --import "$rep.ncu-rep" --csv --page details > "$rep.csv" 2>/dev/null
     echo "== $shape $dtype $kernel =="

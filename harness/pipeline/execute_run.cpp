@@ -81,7 +81,8 @@ nlohmann::json options_json(const RunOptions& opt, const PreparedRun& p, uint64_
                         {"solution", p.spec.solution.file.string()},
                         {"max_time_s", opt.max_time_s}, {"target_ci_rel", opt.target_ci_rel},
                         {"case_timeout_s", opt.case_timeout_s},
-                        {"timed", !opt.no_time},  {"cupti", !opt.no_cupti}};
+                        {"timed", !opt.no_time},  {"cupti", !opt.no_cupti},
+                        {"size_copy", opt.size_copy}};
 }
 
 // The outcome before any work: seed, trials, config notes, and every case in the result,
@@ -163,6 +164,7 @@ exec::WorkerJob run_job(const RunOptions& opt, const PreparedRun& p, const Built
   exec::WorkerJob job =
       make_worker_job(p.cases, built, out.trials, out.seed, timing, !opt.no_time, cache_dir);
   job.remeasure_bandwidth = opt.remeasure_bandwidth;
+  for (auto& c : job.cases) c.time_size_copy = opt.size_copy && c.time && c.bytes > 0;
   // The worker's per-launch watchdog fires before the parent's silence watchdog.
   job.launch_limit = exec::launch_limit_for_case_timeout(opt.case_timeout_s);
   return job;

@@ -40,6 +40,7 @@ struct RunOptions {
   double max_time_s = 0.25;              // timing budget per kernel and case
   double target_ci_rel = 0.005;          // stop sampling once the IQM's 95% CI half-width / IQM is under this
   bool no_time = false;
+  bool size_copy = false;                // also time a copy of each case's bytes (exec::CaseJob::time_size_copy)
   bool no_cupti = false;
   bool remeasure_bandwidth = false;
   bool no_checks = false;                // skip the reference-vs-CPU checks

@@ -339,6 +339,8 @@ void derive_rates(CaseResult& r, double copy_bandwidth_gbs) {
     if (copy_bandwidth_gbs > 0) r.pct_copy_bw = 100.0 * r.gbps / copy_bandwidth_gbs;
     if (r.reference_time && r.reference_time->iqm_us > 0)
       r.speedup = r.reference_time->iqm_us / r.solution_time->iqm_us;
+    if (r.size_copy_time && r.size_copy_time->iqm_us > 0)
+      r.pct_size_copy = 100.0 * r.size_copy_time->iqm_us / r.solution_time->iqm_us;
   }
 }
 

@@ -195,6 +195,8 @@ void to_json(json& j, const CaseResult& v) {
            {"speedup", v.speedup},
            {"gbps", v.gbps},
            {"pct_copy_bw", v.pct_copy_bw},
+           {"size_copy_time", v.size_copy_time ? json(*v.size_copy_time) : json(nullptr)},
+           {"pct_size_copy", v.pct_size_copy},
            {"input_sets", v.input_sets},
            {"sanitizer", v.sanitizer},
            {"baselines", v.baselines},
@@ -226,6 +228,9 @@ void from_json(const json& j, CaseResult& v) {
   opt(j, "speedup", v.speedup);
   opt(j, "gbps", v.gbps);
   opt(j, "pct_copy_bw", v.pct_copy_bw);
+  if (j.contains("size_copy_time") && !j["size_copy_time"].is_null())
+    v.size_copy_time = j["size_copy_time"].get<TimingStats>();
+  opt(j, "pct_size_copy", v.pct_size_copy);
   opt(j, "input_sets", v.input_sets);
   opt(j, "sanitizer", v.sanitizer);
   opt(j, "baselines", v.baselines);

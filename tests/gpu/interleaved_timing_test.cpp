@@ -109,5 +109,39 @@ TEST(Baselines, FlashInferIsValidatedAndTimedBesideTheSolution) {
   EXPECT_EQ(timed, 6);   // 3 shapes x 2 dtypes with a weight
 }
 
+// `ako run --size-copy`: a device-to-device copy of half each case's bytes is timed with the
+// kernels (CUPTI's memcpy record, the same flush), and the solution's % of it is its IQM ratio.
+TEST(SizeCopy, ACopyOfTheCaseBytesIsTimedBesideTheKernels) {
+  AKO_REQUIRE_GPU();
+  const auto json = temp_json("size-copy");
+  const Ran r = run_ako("run task rmsnorm --shapes text-512,flux1-single,wan14b-480p --dtypes bf16 --no-checks "
+                        "--no-progress --size-copy --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("SIZE COPY: solution at "), std::string::npos) << r.output;
+  const auto j = read_json(json);
+  const double copy_gbs = j["device"]["copy_bandwidth_gbs"].get<double>();
+  int timed = 0;
+  for (const auto& c : j["cases"]) {
+    if (c["kind"] != "compare") continue;
+    ASSERT_TRUE(c["size_copy_time"].is_object()) << c.dump();
+    const auto& t = c["size_copy_time"];
+    EXPECT_EQ(t["method"], "cupti");
+    EXPECT_EQ(t["l2_flush"], "memset");
+    EXPECT_GE(t["samples"].get<int>(), 20);
+    const double copy_us = t["iqm_us"], sol_us = c["solution_time"]["iqm_us"];
+    EXPECT_NEAR(c["pct_size_copy"].get<double>(), 100.0 * copy_us / sol_us, 1e-9);
+    // The copy moves the case's bytes: at most the 1 GiB copy's rate (a little over, for an L2
+    // left with some of the copy's output at the end), and it must have moved them, not skipped.
+    const double pct_of_copy = 100.0 * c["bytes"].get<double>() / (copy_us * 1e-6) / 1e9 / copy_gbs;
+    std::printf("size copy %-14s %-5s %s: copy %8.2f us (%.1f%% of the 1 GiB copy's rate), solution %8.2f us (%.1f%% of it)\n",
+                c["shape"].get<std::string>().c_str(), c["dtype"].get<std::string>().c_str(),
+                c["flags"].dump().c_str(), copy_us, pct_of_copy, sol_us, c["pct_size_copy"].get<double>());
+    EXPECT_GT(pct_of_copy, 10.0);
+    EXPECT_LT(pct_of_copy, 110.0);
+    ++timed;
+  }
+  EXPECT_EQ(timed, 6);   // 3 shapes x (weight, none)
+}
+
 }  // namespace
 }  // namespace ako::gputest

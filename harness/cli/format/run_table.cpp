@@ -128,6 +128,8 @@ std::string clock_text(const CaseResult& c, const Style& st) {
 
 std::string format_run_table(const RunResult& r, const Style& st) {
   const std::vector<std::string> baselines = baseline_names(r);
+  // `--size-copy`: the copy of each case's own bytes, and the solution's speed against it.
+  const bool size_copy = std::any_of(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return c.size_copy_time.has_value(); });
   std::vector<std::vector<std::string>> rows;
   for (const auto& c : r.cases) {
     if (c.kind != "compare") continue;
@@ -136,6 +138,8 @@ std::string format_run_table(const RunResult& r, const Style& st) {
                                  timed && c.speedup > 0 ? fmt::format("{:.2f}x", c.speedup) : "-",
                                  timed ? fmt::format("{:.0f}", c.gbps) : "-",
                                  timed && c.pct_copy_bw > 0 ? fmt::format("{:.1f}", c.pct_copy_bw) : "-"};
+    if (size_copy)
+      row.insert(row.end(), {us(c.size_copy_time), c.pct_size_copy > 0 ? fmt::format("{:.1f}", c.pct_size_copy) : "-"});
     for (const auto& name : baselines) baseline_cells(c, name, row, st);
     row.insert(row.end(), {c.error.checked ? fmt::format("{:.2e}", c.error.max_abs) : "-",
                            c.error.checked ? fmt::format("{:.2e}", c.error.max_rel) : "-", clock_text(c, st),
@@ -144,6 +148,10 @@ std::string format_run_table(const RunResult& r, const Style& st) {
   }
   std::vector<std::string> head{"shape", "rows x cols", "dtype", "variant", "ref us", "sol us", "speedup", "GB/s", "%copy"};
   std::vector<bool> right{false, true, false, false, true, true, true, true, true};
+  if (size_copy) {
+    head.insert(head.end(), {"copy us", "%size"});
+    right.insert(right.end(), {true, true});
+  }
   for (const auto& name : baselines) {
     head.insert(head.end(), {name + " us", name + " %copy", "vs " + name});
     right.insert(right.end(), {true, true, true});
@@ -209,7 +217,21 @@ std::string format_summary_lines(const RunResult& r) {
     out += "RUNTIME: n/a\nREF_RUNTIME: n/a\nSPEEDUP: n/a\n";
   }
   out += format_baseline_lines(r);
+  out += format_size_copy_line(r);
   return out;
+}
+
+std::string format_size_copy_line(const RunResult& r) {
+  std::vector<double> pct;
+  for (const auto& c : r.cases)
+    if (c.verdict == Verdict::correct && c.pct_size_copy > 0) pct.push_back(c.pct_size_copy);
+  if (pct.empty()) return "";
+  double log_sum = 0;
+  for (double x : pct) log_sum += std::log(x);
+  return fmt::format("SIZE COPY: solution at {:.1f}% of a copy of its own bytes (geomean over {} cases, min {:.1f}%, "
+                     "max {:.1f}%)\n",
+                     std::exp(log_sum / static_cast<double>(pct.size())), pct.size(),
+                     *std::min_element(pct.begin(), pct.end()), *std::max_element(pct.begin(), pct.end()));
 }
 
 std::string format_baseline_lines(const RunResult& r) {

@@ -141,7 +141,8 @@ void to_json(json& j, const CaseJob& v) {
            {"oracle", v.oracle ? json(*v.oracle) : json(nullptr)},
            {"baselines", v.baselines},
            {"trials", v.trials}, {"seed", v.seed},
-           {"time", v.time},     {"time_reference", v.time_reference}, {"bytes", v.bytes}};
+           {"time", v.time},     {"time_reference", v.time_reference}, {"bytes", v.bytes},
+           {"time_size_copy", v.time_size_copy}};
 }
 void from_json(const json& j, CaseJob& v) {
   v.index = j.at("index").get<int>();
@@ -158,6 +159,7 @@ void from_json(const json& j, CaseJob& v) {
   opt(j, "time", v.time);
   opt(j, "time_reference", v.time_reference);
   opt(j, "bytes", v.bytes);
+  opt(j, "time_size_copy", v.time_size_copy);
 }
 
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "cuda/device_buffer.hpp"
 #include "cuda/fault.hpp"
 #include "exec/protocol/baseline_blame.hpp"
 #include "exec/protocol/output_slots.hpp"
@@ -147,7 +148,7 @@ TimedRecheck CaseRunner::time_kernels(const CaseJob& job, const CaseBuffers& buf
   std::deque<Rotation> rotations;
   std::deque<measure::DeclaredLaunch> declared;
   std::vector<measure::TimedKernel> kernels;
-  std::vector<int> baseline_of;   // per timed kernel: index into r.baselines, -1 reference, -2 solution
+  std::vector<int> baseline_of;   // per timed kernel: index into r.baselines, -1 reference, -2 solution, -3 size copy
   std::vector<std::string> roles;
   uint64_t sequence = 0;
   const char* log_dir = std::getenv("AKO_SAMPLE_LOG");
@@ -211,6 +212,24 @@ TimedRecheck CaseRunner::time_kernels(const CaseJob& job, const CaseBuffers& buf
     add(launches, false, &job.baselines[b].launch, role, std::nullopt, static_cast<int>(b));
   }
 
+  // --size-copy: a copy of half the case's bytes (so its bytes read and written), between two
+  // buffers of its own; untouched by the output slots, so nothing to prepare between samples.
+  cuda::DeviceBuffer copy_src, copy_dst;
+  if (job.time_size_copy && job.bytes > 0) {
+    const size_t half = (static_cast<size_t>(job.bytes / 2) + 15) & ~size_t{15};
+    copy_src = cuda::DeviceBuffer(half, "size-copy source");
+    copy_dst = cuda::DeviceBuffer(half, "size-copy destination");
+    cuda::check(cuMemsetD8Async(copy_src.get(), 0, half, cuda_.stream()), "cuMemsetD8Async(size-copy source)");
+    measure::TimedKernel k;
+    k.kernel_record = false;
+    k.launch = [src = copy_src.get(), dst = copy_dst.get(), half](CUstream st) {
+      return cuMemcpyDtoDAsync(dst, src, half, st);
+    };
+    roles.push_back("size-copy");   // last, after every rotation: the sample log leaves it out
+    kernels.push_back(std::move(k));
+    baseline_of.push_back(-3);
+  }
+
   ClockReport clock;
   std::vector<TimingStats> stats = timer_->time_interleaved(kernels, cuda_.stream(), settings_.timing, &clock);
   watchdog_.disarm();
@@ -223,6 +242,7 @@ TimedRecheck CaseRunner::time_kernels(const CaseJob& job, const CaseBuffers& buf
   for (size_t i = 0; i < stats.size(); ++i) {
     if (baseline_of[i] == -1) r.reference_time = std::move(stats[i]);
     else if (baseline_of[i] == -2) r.solution_time = std::move(stats[i]);
+    else if (baseline_of[i] == -3) r.size_copy_time = std::move(stats[i]);
     else {
       BaselineResult& b = r.baselines[static_cast<size_t>(baseline_of[i])];
       if (!stats[i].launch_audit.empty()) {

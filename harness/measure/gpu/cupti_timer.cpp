@@ -36,8 +36,12 @@ std::vector<Charge> charge_windows(const std::vector<Window>& windows, std::vect
   return out;
 }
 
-bool any_empty(const std::vector<Charge>& charges) {
-  return std::any_of(charges.begin(), charges.end(), [](const Charge& c) { return c.kernels == 0; });
+// A window without the record its work must leave: a kernel record, or any record for work
+// that is not a kernel (TimedKernel::kernel_record).
+bool any_empty(const std::vector<Charge>& charges, const std::vector<bool>& kernel_record) {
+  for (size_t i = 0; i < charges.size(); ++i)
+    if (kernel_record[i] ? charges[i].kernels == 0 : charges[i].records.empty()) return true;
+  return false;
 }
 
 // passes_agree over one kernel's samples, pass by pass (`starts`: where each pass began).
@@ -126,17 +130,18 @@ std::vector<size_t> CuptiTimer::sample_batch(Sampling& s, int rounds, CUstream s
   return owner;
 }
 
-std::vector<Charge> CuptiTimer::collect_charges(const std::vector<Window>& windows, uint64_t dropped_before) {
+std::vector<Charge> CuptiTimer::collect_charges(const std::vector<Window>& windows, const std::vector<bool>& kernel_record,
+                                                uint64_t dropped_before) {
   activity_->flush();
   std::vector<ActivityRecord> spans = activity_->take_records();
   auto charges = charge_windows(windows, spans);
-  if (any_empty(charges)) {  // a record may still be in flight inside CUPTI: one more flush
+  if (any_empty(charges, kernel_record)) {  // a record may still be in flight inside CUPTI: one more flush
     activity_->flush();
     auto late = activity_->take_records();
     spans.insert(spans.end(), late.begin(), late.end());
     charges = charge_windows(windows, spans);
   }
-  if (any_empty(charges)) throw Error("no CUPTI kernel record arrived for a sample");
+  if (any_empty(charges, kernel_record)) throw Error("no CUPTI kernel record arrived for a sample");
   if (const uint64_t dropped = activity_->dropped_records() - dropped_before)
     throw Error("CUPTI dropped " + std::to_string(dropped) + " activity records");
   return charges;
@@ -153,7 +158,9 @@ void CuptiTimer::sample_pass(Sampling& s, CUstream stream, L2Flush* flush, uint6
     std::vector<Window> windows;
     const std::vector<size_t> owner = sample_batch(s, rounds, stream, flush, windows);
     if (const double mhz = probe_clock(stream); mhz > 0) s.clock_mhz.push_back(mhz);
-    const std::vector<Charge> charges = collect_charges(windows, dropped_before);
+    std::vector<bool> kernel_record(owner.size());
+    for (size_t i = 0; i < owner.size(); ++i) kernel_record[i] = s.kernels[owner[i]].kernel_record;
+    const std::vector<Charge> charges = collect_charges(windows, kernel_record, dropped_before);
     for (size_t i = 0; i < charges.size(); ++i) {
       const size_t k = owner[i];
       s.samples[k].push_back(charges[i].gpu_us);

@@ -48,7 +48,9 @@ class CuptiTimer final : public Timer {
                                                   const exec::TimingOptions& opt, ClockReport* clock);
   std::vector<size_t> sample_batch(Sampling& s, int rounds, CUstream stream, L2Flush* flush,
                                    std::vector<Window>& windows);
-  std::vector<Charge> collect_charges(const std::vector<Window>& windows, uint64_t dropped_before);
+  // `kernel_record`: per window, whether it must hold a kernel record (TimedKernel::kernel_record).
+  std::vector<Charge> collect_charges(const std::vector<Window>& windows, const std::vector<bool>& kernel_record,
+                                      uint64_t dropped_before);
   // Batches until `decide` has stopped every kernel (measure/stats/stats.hpp, kSamplingPasses);
   // `rounds_of_batch(first batch of the pass)` sizes each batch; `fire_hooks`: run each
   // kernel's after_last_sample when it stops.

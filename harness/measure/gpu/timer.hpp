@@ -54,6 +54,9 @@ struct SampleHooks {
 struct TimedKernel {
   LaunchFn launch;
   SampleHooks hooks;
+  // Whether every sample must hold a kernel record (CUPTI): false for work that is not a
+  // kernel, such as the device-to-device copy of `ako run --size-copy` (a memcpy record).
+  bool kernel_record = true;
 };
 
 // Reads the SM clock in MHz with a probe kernel on `stream` (synchronises); 0 when unknown.

@@ -32,6 +32,7 @@ TEST(WorkerProtocolJson, JobRoundTrip) {
   c.reference.grid = {2, 1, 1};
   c.solution = c.reference;
   c.oracle = c.reference;   // compare cases carry the oracle for the precision check
+  c.time_size_copy = true;
   job.cases.push_back(c);
   const nlohmann::json j = job;
   const auto back = nlohmann::json::parse(j.dump()).get<exec::WorkerJob>();
@@ -40,6 +41,7 @@ TEST(WorkerProtocolJson, JobRoundTrip) {
   EXPECT_EQ(back.cases[0].reference.args[2].i, 128);
   EXPECT_TRUE(back.cases[0].solution.has_value());
   EXPECT_TRUE(back.cases[0].oracle.has_value());
+  EXPECT_TRUE(back.cases[0].time_size_copy);
   EXPECT_DOUBLE_EQ(back.cases[0].buffers[0].error_factor.rms, 1.5);
   EXPECT_DOUBLE_EQ(back.cases[0].buffers[0].error_factor.max, 4);
 }

@@ -54,6 +54,18 @@ TEST(Implausible, FasterThanCopyBandwidthIsRefused) {
   EXPECT_EQ(c.speedup, 0);
 }
 
+TEST(DeriveRates, TheSolutionAgainstItsSizeCopy) {
+  // --size-copy: the copy's IQM over the solution's, in percent; none without a timed copy.
+  CaseResult c = timed_case(56.6e6, 20.0);
+  derive_rates(c, 3000);
+  EXPECT_EQ(c.pct_size_copy, 0);
+  TimingStats copy = *c.solution_time;
+  copy.iqm_us = 18.0;
+  c.size_copy_time = copy;
+  derive_rates(c, 3000);
+  EXPECT_DOUBLE_EQ(c.pct_size_copy, 90.0);
+}
+
 TEST(Implausible, HonestFastKernelsPass) {
   // bench/RESULTS.md: the best honest kernels measured 100.9% of copy bandwidth on the H100.
   CaseResult c = timed_case(3027e9 * 1.009 * 20e-6, 20.0);

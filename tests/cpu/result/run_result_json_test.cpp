@@ -48,6 +48,9 @@ RunResult sample_result() {
   t.iqm_us = 10.25;
   t.median_us = 10.5;
   c.solution_time = t;
+  t.iqm_us = 9.5;   // --size-copy: the copy of the case's bytes
+  c.size_copy_time = t;
+  c.pct_size_copy = 92.68;
   c.speedup = 2.0;
   PrecisionReport p;
   p.buffer = "out";
@@ -84,6 +87,10 @@ TEST(RunResultJson, RoundTripKeepsEveryField) {
   EXPECT_FALSE(back.cases[0].solution_time->centre_is_median);
   EXPECT_EQ(timing_centre_name(back), "IQM");
   EXPECT_FALSE(back.cases[1].solution_time.has_value());
+  ASSERT_TRUE(back.cases[0].size_copy_time.has_value());
+  EXPECT_DOUBLE_EQ(back.cases[0].size_copy_time->iqm_us, 9.5);
+  EXPECT_DOUBLE_EQ(back.cases[0].pct_size_copy, 92.68);
+  EXPECT_FALSE(back.cases[1].size_copy_time.has_value());
   EXPECT_EQ(back.cases[1].fault, "illegal_address");
   EXPECT_EQ(back.builds[0].resources.registers, 32);
   ASSERT_TRUE(back.cases[0].precision.has_value());

@@ -1,7 +1,8 @@
 // ako_fake_worker [--await] JOB.json: speaks ako-worker's protocol (exec/protocol/job.hpp)
 // without a GPU, for the CPU tests that kill ako at random points (tests/cpu/kill_support.hpp):
 // it reads the job ako wrote, reports a device, and for every case begin, validate, (time) and a
-// correct result whose times follow the case's bytes at a plausible bandwidth, so `ako run`,
+// correct result whose times follow the case's bytes at a plausible bandwidth (and, when the job
+// asks, a size copy 0.9x the solution's time), so `ako run`,
 // `ako tune` and `ako iterate` go their whole real way to their files.
 //   AKO_FAKE_WORKER_CASE_MS  milliseconds each case takes (default 20): a worker busy on the GPU
 //   AKO_FAKE_WORKER_DIE_ON   a GPU UUID: a worker pinned to it (CUDA_VISIBLE_DEVICES, as ako tune
@@ -137,6 +138,7 @@ int main(int argc, char** argv) {
       const double us = std::max(1.0, c.bytes / 2e6);
       r.solution_time = timing(us);
       if (c.time_reference) r.reference_time = timing(us * 1.25);
+      if (c.time_size_copy) r.size_copy_time = timing(us * 0.9);   // --size-copy: the copy a little faster
       r.input_sets = 2;
     }
     WorkerEvent result{"result", c.index};
