@@ -30,16 +30,17 @@ def table(doc):
         if c.get("kind") != "compare" or c.get("verdict") != "correct" or not c.get("size_copy_time"):
             continue
         copy_us = c["size_copy_time"]["iqm_us"]
+        copy_bytes = c.get("size_copy_bytes") or c["bytes"]   # the copy's bytes, rounded to 64 KiB
         row = shapes.setdefault(c["shape"], {"bytes": [], "copy": [], "sol": [], "sol_size": [],
                                              **{n: [] for n in names}, **{n + "/size": [] for n in names}})
         row["bytes"].append(c["bytes"] / 1e6)
-        row["copy"].append(100.0 * c["bytes"] / (copy_us * 1e-6) / 1e9 / copy_gbs)
+        row["copy"].append(100.0 * copy_bytes / (copy_us * 1e-6) / 1e9 / copy_gbs)
         row["sol"].append(c["pct_copy_bw"])
         row["sol_size"].append(c["pct_size_copy"])
         for b in c.get("baselines", []):
             if b.get("verdict") == "correct" and b.get("time"):
                 row[b["name"]].append(b["pct_copy_bw"])
-                row[b["name"] + "/size"].append(100.0 * copy_us / b["time"]["iqm_us"])
+                row[b["name"] + "/size"].append(100.0 * (c["bytes"] / b["time"]["iqm_us"]) / (copy_bytes / copy_us))
     head = ["shape", "MB", "cases", "size copy % of 1 GiB copy", "solution % of copy", "solution % of size copy"]
     for n in names:
         head += [f"{n} % of copy", f"{n} % of size copy"]

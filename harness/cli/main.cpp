@@ -113,10 +113,11 @@ struct RunCli {
         ->capture_default_str()->check(CLI::Range(1e-4, 0.5));
     cmd->add_flag("--no-time", run.no_time, "validate only");
     cmd->add_flag("--size-copy", run.size_copy,
-                  "also time a device-to-device copy (cuMemcpyDtoDAsync) of half each case's bytes, so the same\n"
-                  "bytes read and written, interleaved with the kernels under the same L2 flush; the table adds\n"
-                  "'copy us' and '%size' (the copy's time over the solution's, in %): how near the solution is to\n"
-                  "a plain copy of its own traffic at its own size, where %copy compares it with a 1 GiB copy")
+                  "also time a device-to-device copy (cuMemcpyDtoDAsync) of half each case's bytes (to whole 64 KiB),\n"
+                  "so about the same bytes read and written, interleaved with the kernels under the same L2 flush;\n"
+                  "the table adds 'copy us' and '%size' (the solution's rate as a percentage of the copy's): how\n"
+                  "near the solution is to a plain copy of its own traffic at its own size, where %copy compares\n"
+                  "it with a 1 GiB copy")
         ->excludes("--no-time");
     cmd->add_flag("--no-cupti", run.no_cupti, "time with CUDA events instead of CUPTI (e.g. under ncu)");
     cmd->add_flag("--no-checks", run.no_checks, "skip the reference-vs-oracle checks on small shapes (check_shapes)");

@@ -339,8 +339,12 @@ void derive_rates(CaseResult& r, double copy_bandwidth_gbs) {
     if (copy_bandwidth_gbs > 0) r.pct_copy_bw = 100.0 * r.gbps / copy_bandwidth_gbs;
     if (r.reference_time && r.reference_time->iqm_us > 0)
       r.speedup = r.reference_time->iqm_us / r.solution_time->iqm_us;
-    if (r.size_copy_time && r.size_copy_time->iqm_us > 0)
-      r.pct_size_copy = 100.0 * r.size_copy_time->iqm_us / r.solution_time->iqm_us;
+    // Rates, as the copy's bytes are the case's rounded (size_copy_bytes); a copy of the case's
+    // own bytes (or none recorded) makes this the copy's time over the solution's.
+    if (r.size_copy_time && r.size_copy_time->iqm_us > 0) {
+      const double copy_bytes = r.size_copy_bytes > 0 ? r.size_copy_bytes : r.bytes;
+      r.pct_size_copy = 100.0 * (r.bytes / r.solution_time->iqm_us) / (copy_bytes / r.size_copy_time->iqm_us);
+    }
   }
 }
 

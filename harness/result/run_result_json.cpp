@@ -196,6 +196,7 @@ void to_json(json& j, const CaseResult& v) {
            {"gbps", v.gbps},
            {"pct_copy_bw", v.pct_copy_bw},
            {"size_copy_time", v.size_copy_time ? json(*v.size_copy_time) : json(nullptr)},
+           {"size_copy_bytes", v.size_copy_bytes},
            {"pct_size_copy", v.pct_size_copy},
            {"input_sets", v.input_sets},
            {"sanitizer", v.sanitizer},
@@ -230,6 +231,7 @@ void from_json(const json& j, CaseResult& v) {
   opt(j, "pct_copy_bw", v.pct_copy_bw);
   if (j.contains("size_copy_time") && !j["size_copy_time"].is_null())
     v.size_copy_time = j["size_copy_time"].get<TimingStats>();
+  opt(j, "size_copy_bytes", v.size_copy_bytes);
   opt(j, "pct_size_copy", v.pct_size_copy);
   opt(j, "input_sets", v.input_sets);
   opt(j, "sanitizer", v.sanitizer);

@@ -365,6 +365,7 @@ void merge_worker_fields(CaseResult& into, const CaseResult& w) {
   into.reference_time = w.reference_time;
   into.solution_time = w.solution_time;
   into.size_copy_time = w.size_copy_time;
+  into.size_copy_bytes = w.size_copy_bytes;
   into.input_sets = w.input_sets;
   into.clock = w.clock;
   into.precision = w.precision;

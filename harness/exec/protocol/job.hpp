@@ -101,7 +101,7 @@ struct CaseJob {
   bool time_reference = true;    // false: time the solution only (ako tune times the reference
                                  // once per shape, not once per variant)
   double bytes = 0;              // bytes the op must move, for the roofline
-  // Also time a device-to-device copy of bytes / 2 (so bytes read and written), interleaved with
+  // Also time a device-to-device copy of about bytes / 2 (so bytes read and written), interleaved with
   // the kernels under the same L2 flush: what a plain copy of this case's traffic takes at this
   // size (`ako run --size-copy`).
   bool time_size_copy = false;

@@ -50,6 +50,7 @@ RunResult sample_result() {
   c.solution_time = t;
   t.iqm_us = 9.5;   // --size-copy: the copy of the case's bytes
   c.size_copy_time = t;
+  c.size_copy_bytes = 4608.0 * 3072 * 4;
   c.pct_size_copy = 92.68;
   c.speedup = 2.0;
   PrecisionReport p;
@@ -90,6 +91,7 @@ TEST(RunResultJson, RoundTripKeepsEveryField) {
   ASSERT_TRUE(back.cases[0].size_copy_time.has_value());
   EXPECT_DOUBLE_EQ(back.cases[0].size_copy_time->iqm_us, 9.5);
   EXPECT_DOUBLE_EQ(back.cases[0].pct_size_copy, 92.68);
+  EXPECT_DOUBLE_EQ(back.cases[0].size_copy_bytes, 4608.0 * 3072 * 4);
   EXPECT_FALSE(back.cases[1].size_copy_time.has_value());
   EXPECT_EQ(back.cases[1].fault, "illegal_address");
   EXPECT_EQ(back.builds[0].resources.registers, 32);
