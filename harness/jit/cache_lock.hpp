@@ -1,7 +1,8 @@
 #pragma once
-// The cache directory's lock (<dir>/lock, flock): writers of entries hold it shared, the pruner
-// exclusive, so that pruning never interleaves with an entry being written. Readers take no
-// lock: every load checks the entry's sha256 (disk_cache.hpp).
+// The cache directory's lock (<dir>/lock, flock): a writer of an entry holds it exclusive while
+// it writes the entry's three files, so no two writers of one key interleave them and no load
+// or prune runs meanwhile; loads hold it shared, the pruner exclusive. Every load still checks
+// the entry's sha256 (disk_cache.hpp): that catches damage from outside ako.
 #include <filesystem>
 
 namespace ako::jit {

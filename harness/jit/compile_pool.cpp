@@ -114,6 +114,11 @@ std::string memory_cap_text(const Limits& limits) {
   setrlimit(RLIMIT_CORE, &no_core);
   signal(SIGXFSZ, SIG_IGN);  // a file-size limit makes write() fail (EFBIG) instead of killing us
   cap_memory(limits.memory_bytes);
+  // Keep stdio and the report pipe only. A descriptor inherited from a thread of the parent that
+  // held the cache lock at the fork (inside a load or a prune) would keep that lock held here,
+  // and this child would wait on itself for it when it stores its entry.
+  if (fd > 3) close_range(3, static_cast<unsigned>(fd) - 1, 0);
+  close_range(static_cast<unsigned>(fd) + 1, ~0U, 0);
 
   // Test hook: the first child to create this file hangs as one stuck on an inherited lock
   // would (see run_children), the next one compiles.

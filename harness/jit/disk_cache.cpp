@@ -119,7 +119,11 @@ void store_entry(const fs::path& dir, const std::string& key, const std::string&
       {"resources", resources},
       {"log", module.log},
   };
-  const CacheLock lock(dir, CacheLock::Mode::shared);  // never while a prune removes entries
+  // Exclusive: two processes that built the same key must not interleave their three files (a
+  // cubin of one with the JSON of the other fails the hash check: a CI run's `ako compile`, two
+  // at once on one cache, said "compiled, but its cache entry ... cannot be read back"), and
+  // never while a prune removes entries.
+  const CacheLock lock(dir, CacheLock::Mode::exclusive);
   write_file_atomic(paths.cubin, cubin);
   write_file_atomic(paths.ptx, ptx);
   write_file_atomic(paths.json, entry.dump(1));
@@ -130,6 +134,7 @@ void store_entry(const fs::path& dir, const std::string& key, const std::string&
 
 LoadedEntry load_entry(const fs::path& dir, const std::string& key) {
   const auto paths = entry_paths(dir, key);
+  const CacheLock lock(dir, CacheLock::Mode::shared);  // not while a writer is between its files
   Checked c = check(paths, key);
   if (c.absent || !c.damage.empty()) return {std::nullopt, c.damage};
   try {

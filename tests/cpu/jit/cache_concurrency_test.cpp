@@ -8,10 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "jit/build.hpp"
+#include "jit/cache_lock.hpp"
 #include "jit/cache_usage.hpp"
 #include "jit/disk_cache.hpp"
 #include "jit_test_support.hpp"
@@ -113,6 +116,40 @@ TEST(CacheConcurrency, ThreadsOfOneProcessCompilingTheSameProgramsAllGetThem) {
       EXPECT_TRUE(has_elf_magic(got[t].modules[i].cubin)) << "thread " << t << ", program " << i;
       EXPECT_EQ(check_entry(opt.cache_dir, got[t].modules[i].key), "") << "thread " << t << ", program " << i;
     }
+}
+
+// The lock protocol that keeps an entry's three files from two writers apart (a CI run's two
+// `ako compile` at once once read back a cubin of one writer with the JSON of the other): a
+// load waits while a writer holds the lock, and so does a store.
+TEST(CacheConcurrency, LoadsAndStoresWaitForAWriterHoldingTheLock) {
+  TempDir tmp;
+  const auto opt = cached_in(tmp.path());
+  const auto first = compile_all({scale_request()}, opt);
+  ASSERT_EQ(first.errors[0], "");
+  const std::string key = first.modules[0].key;
+  const std::string cubin = read_text(first.modules[0].cubin), ptx = read_text(first.modules[0].ptx);
+  for (const bool store : {false, true}) {
+    std::optional<CacheLock> writer(std::in_place, opt.cache_dir, CacheLock::Mode::exclusive);
+    ASSERT_TRUE(writer->held());
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      // Drop the inherited descriptors, the parent's lock among them (as a compile child does:
+      // one holding the lock would make this process wait on itself).
+      close_range(3, ~0U, 0);
+      if (store) {
+        CompiledModule m = first.modules[0];
+        store_entry(opt.cache_dir, key, cubin, ptx, BuildRecord{}, m);
+      }
+      _exit(load_entry(opt.cache_dir, key).module ? 0 : 1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    int st = 0;
+    EXPECT_EQ(waitpid(pid, &st, WNOHANG), 0) << (store ? "a store" : "a load") << " went on while a writer held the lock";
+    writer.reset();
+    ASSERT_EQ(waitpid(pid, &st, 0), pid);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << (store ? "store" : "load") << ": the entry did not load";
+  }
 }
 
 }  // namespace
