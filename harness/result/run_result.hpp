@@ -140,11 +140,9 @@ struct CaseResult {
   double speedup = 0;            // reference IQM / solution IQM
   double gbps = 0;               // bytes / solution IQM
   double pct_copy_bw = 0;        // gbps / measured device copy bandwidth * 100
-  // `ako run --size-copy`: a device-to-device copy of about bytes / 2 timed interleaved with the
-  // kernels, and the solution's rate as a percentage of the copy's: % of copy bandwidth measured
-  // against a copy of this case's own size and L2 state.
-  // The copy moves size_copy_bytes (read + written: bytes rounded to whole 64 KiB granules each
-  // way), and pct_size_copy compares rates: (bytes / solution IQM) / (size_copy_bytes / copy IQM).
+  // `ako run --size-copy`: a device-to-device copy timed interleaved with the kernels, moving
+  // size_copy_bytes (bytes / 2 rounded to whole 64 KiB, read and written), and the solution's
+  // rate as a percentage of the copy's: (bytes / solution IQM) / (size_copy_bytes / copy IQM).
   std::optional<TimingStats> size_copy_time;
   double size_copy_bytes = 0;
   double pct_size_copy = 0;
