@@ -4,6 +4,9 @@
 # ncu: the per-frame kernel issues 12% more instructions than the [B, C] one, 25% longer).
 # wan13b-480p bf16, ABCCBA: the committed kernel, variants/nss-floordiv-loop.cuh (corrections
 # in loops, exact for any int) and variants/nss-floordiv-1step.cuh (one step each way).
+# The variants ran as full copies, variants/nss-<v>.cuh; kept here as variants/nss-<v>.patch against
+# solution/norm_scale_shift/norm_scale_shift.cuh (unchanged since bcdc9ff); to rerun, first, from the
+# repository root, with D as below: patch -o $D/variants/nss-<v>.cuh solution/norm_scale_shift/norm_scale_shift.cuh $D/variants/nss-<v>.patch
 set -uo pipefail
 export AKO_CACHE_DIR=/tmp/ako-cache
 D=bench/results/2026-11-26-h200-session11

@@ -4,6 +4,9 @@
 # sectors, 132 SMs x 21 frames x 384, each SM fetching every frame's row once, and waits on it
 # after the reductions). ABBA against the committed kernel, bf16, wan13b-480p and wan14b-480p, both
 # norm fusions (the residual kernel shares the code).
+# The variants ran as full copies, variants/nss-<v>.cuh; kept here as variants/nss-<v>.patch against
+# solution/norm_scale_shift/norm_scale_shift.cuh (unchanged since bcdc9ff); to rerun, first, from the
+# repository root, with D as below: patch -o $D/variants/nss-<v>.cuh solution/norm_scale_shift/norm_scale_shift.cuh $D/variants/nss-<v>.patch
 set -uo pipefail
 export AKO_CACHE_DIR=/tmp/ako-cache
 D=bench/results/2026-11-26-h200-session11
