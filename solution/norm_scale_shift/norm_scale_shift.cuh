@@ -11,15 +11,16 @@
 // input/residual_gate_norm_scale_shift/): fp32 throughout, one rounding per output.
 //
 //   template <T, S, NORM, MOD, [GATE,] AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, MIN_BLOCKS,
-//             ROW_CACHE>
-//   grid = ceil_div(B * L, ROWS_PER_BLOCK), block = BLOCK, no dynamic shared memory.
+//             ROW_CACHE, TOKENS>
+//   grid = ceil_div(B * L, ROWS_PER_BLOCK * TOKENS), block = BLOCK, no dynamic shared memory.
 //
-// Work layout (as solution/rmsnorm/rmsnorm.cuh): a block holds ROWS_PER_BLOCK tokens, each
-// token TPR = BLOCK / ROWS_PER_BLOCK consecutive threads (a power of two up to a warp, whole
-// warps above). A thread moves VEC elements per access (VEC = 8: 16-byte accesses for 16-bit
-// types) and owns chunks lane, lane + TPR, ... of its token: CHUNKS of them, which must cover
-// the row (the task's constraints say so), so the row is read from HBM once and kept in
-// registers, packed in T, for both reduction passes and the output pass.
+// Work layout (as solution/rmsnorm/rmsnorm.cuh): a block holds ROWS_PER_BLOCK groups of TOKENS
+// consecutive tokens (TOKENS = 1 but for small grids, see fused_rows), each group TPR = BLOCK /
+// ROWS_PER_BLOCK consecutive threads (a power of two up to a warp, whole warps above). A
+// thread moves VEC elements per access (VEC = 8: 16-byte accesses for 16-bit types) and owns
+// chunks lane, lane + TPR, ... of each of its tokens: CHUNKS of them, which must cover the row
+// (the task's constraints say so), so the row is read from HBM once and kept in registers,
+// packed in T, for both reduction passes and the output pass.
 // - The residual variant keeps residual_out as stored (rounded to T): exactly the value the
 //   norm must see, in half the registers of fp32.
 // - scale / shift / weight / bias are small broadcast tensors that L2 serves; they are loaded
@@ -203,25 +204,32 @@ __device__ __forceinline__ float reciprocal(float c) {
   return fmaf(fmaf(-c, r, 1.0f), r, r);  // one Newton step
 }
 
-// Sum over the TPR threads of a token; every thread of the token gets the same bits. Reached
-// by every thread of the block (tail tokens too). warp_sums: BLOCK / 32 floats, one array per
-// call site, so consecutive sums need no barrier between them.
-template <int TPR, int BLOCK>
-__device__ __forceinline__ float row_sum(float v, float* warp_sums) {
+// Sums over the TPR threads of a token, N of them at once (one per token a thread carries, one
+// barrier for all); every thread of the token gets the same bits. Reached by every thread of
+// the block (tail tokens too). warp_sums: N * BLOCK / 32 floats, one array per call site, so
+// consecutive calls need no barrier between them.
+template <int TPR, int BLOCK, int N>
+__device__ __forceinline__ void row_sums(float (&v)[N], float* warp_sums) {
   constexpr int kLanes = TPR < 32 ? TPR : 32;
   // xor offsets below kLanes stay inside the token's aligned group of kLanes lanes.
 #pragma unroll
-  for (int offset = kLanes / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-  if constexpr (TPR > 32) {
-    constexpr int kWarpsPerRow = TPR / 32;
-    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
-    __syncthreads();
-    const float* mine = warp_sums + (threadIdx.x / TPR) * kWarpsPerRow;
-    v = 0.f;
+  for (int offset = kLanes / 2; offset > 0; offset /= 2)
 #pragma unroll
-    for (int i = 0; i < kWarpsPerRow; ++i) v += mine[i];  // same order in every thread
+    for (int j = 0; j < N; ++j) v[j] += __shfl_xor_sync(0xffffffffu, v[j], offset);
+  if constexpr (TPR > 32) {
+    constexpr int kWarps = BLOCK / 32, kWarpsPerRow = TPR / 32;
+    if (threadIdx.x % 32 == 0)
+#pragma unroll
+      for (int j = 0; j < N; ++j) warp_sums[j * kWarps + threadIdx.x / 32] = v[j];
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      const float* mine = warp_sums + j * kWarps + (threadIdx.x / TPR) * kWarpsPerRow;
+      v[j] = 0.f;
+#pragma unroll
+      for (int i = 0; i < kWarpsPerRow; ++i) v[j] += mine[i];  // same order in every thread
+    }
   }
-  return v;
 }
 
 // The per-chunk broadcast inputs of the output pass (the absent ones are never set nor read).
@@ -232,8 +240,15 @@ template <typename T, typename S, int VEC> struct OutputInputs {
 
 // The whole op for the tokens of this block. RESIDUAL: x_or_res is residual, x is x, gate
 // applies; else x_or_res is x and residual_out / gate are unused.
+//
+// TOKENS: consecutive tokens each thread carries on the same columns, all their rows loaded
+// before any arithmetic. A broadcast row (gate, scale, shift) is read once for the thread's
+// tokens and read again only where the next token's row is another (a batch or frame boundary;
+// every token for [1,L,C] and [B,L,C]). For small grids with fp32 modulation, where every token
+// otherwise fetches 4x its own row's bytes of scale / shift from L2 at the same moment
+// (ITERATIONS.md, norm_scale_shift iteration 8). TOKENS = 1 is the one-token kernel of before.
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS>
 __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
                                            const T* __restrict__ x, const S* __restrict__ gate,
                                            const T* __restrict__ weight, const T* __restrict__ bias,
@@ -245,108 +260,159 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   static_assert(TPR > 32 ? TPR % 32 == 0 : (TPR & (TPR - 1)) == 0,
                 "threads per token: a power of two up to a warp, whole warps above");
   static_assert(CHUNKS >= 1, "CHUNKS >= 1");
+  static_assert(TOKENS >= 1, "TOKENS >= 1");
   constexpr bool kBias = AFFINE && NORM == Norm::layer;  // RMSNorm has no bias
   static_assert(ROW_CACHE == 0 || ROW_CACHE == 1, "ROW_CACHE: 0 evict-first, 1 read-only cached");
   constexpr bool kEvictFirst = ROW_CACHE == 0;  // how the row streams are loaded
 
-  __shared__ float warp_sums[2][BLOCK / 32];
+  __shared__ float warp_sums[2][TOKENS * (BLOCK / 32)];
   const int lane = threadIdx.x % TPR;
   // Token indices fit in 32 bits (B * L < 2^31; the elements need not): a 64-bit division is
   // a subroutine call, and its calling convention makes ptxas spill around it.
-  const int token = static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK + static_cast<int>(threadIdx.x) / TPR;
-  // Tail tokens of the last block touch no memory but take part in the reductions' barriers.
-  const bool token_ok = token < B * L;
-  const int b = token / L, l = token % L;
+  const int first = (static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK + static_cast<int>(threadIdx.x) / TPR) * TOKENS;
   const int n_chunks = C / VEC;
-  const long long base = static_cast<long long>(token) * C;
+  // Tail tokens of the last block touch no memory but take part in the reductions' barriers.
+  bool token_ok[TOKENS];
+  int bs[TOKENS], ls[TOKENS];
+  long long base[TOKENS];
+#pragma unroll
+  for (int j = 0; j < TOKENS; ++j) {
+    const int token = first + j;
+    token_ok[j] = token < B * L;
+    bs[j] = token / L;
+    ls[j] = token % L;
+    base[j] = static_cast<long long>(token) * C;
+  }
 
-  // 1. The token's row into registers (residual: residual_out computed, rounded and stored).
-  Frag<T, VEC> v[CHUNKS];
+  // 1. The tokens' rows into registers (residual: residual_out computed, rounded and stored).
+  Frag<T, VEC> v[TOKENS][CHUNKS];
   if constexpr (RESIDUAL) {
-    const Modulation<S, VEC, GATE> g(gate, b, l, L, C, F);
-    Frag<T, VEC> rs[CHUNKS], xs[CHUNKS];
-    Frag<S, VEC> gs[CHUNKS];
+    Frag<T, VEC> rs[TOKENS][CHUNKS], xs[TOKENS][CHUNKS];
+    Frag<S, VEC> gs[CHUNKS];  // the gate of the current token's row
+    const Modulation<S, VEC, GATE> g0(gate, bs[0], ls[0], L, C, F);
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k) {  // every load before any arithmetic
       const int c = lane + k * TPR;
-      const bool ok = token_ok && c < n_chunks;
-      rs[k] = ok ? load<T, VEC, kEvictFirst>(x_or_res + base + c * VEC) : Frag<T, VEC>::zero();
-      xs[k] = ok ? load<T, VEC, kEvictFirst>(x + base + c * VEC) : Frag<T, VEC>::zero();
-      gs[k] = ok ? g.template load_chunk<kEvictFirst>(c * VEC) : Frag<S, VEC>::zero();
+#pragma unroll
+      for (int j = 0; j < TOKENS; ++j) {
+        const bool ok = token_ok[j] && c < n_chunks;
+        rs[j][k] = ok ? load<T, VEC, kEvictFirst>(x_or_res + base[j] + c * VEC) : Frag<T, VEC>::zero();
+        xs[j][k] = ok ? load<T, VEC, kEvictFirst>(x + base[j] + c * VEC) : Frag<T, VEC>::zero();
+      }
+      gs[k] = token_ok[0] && c < n_chunks ? g0.template load_chunk<kEvictFirst>(c * VEC) : Frag<S, VEC>::zero();
     }
 #pragma unroll
-    for (int k = 0; k < CHUNKS; ++k) {
-      float r[VEC];
+    for (int j = 0; j < TOKENS; ++j) {
+      // Another gate row than the previous token's (a batch or frame boundary inside this
+      // thread's tokens): read it now, late; rare where TOKENS divides the frame's tokens.
+      const Modulation<S, VEC, GATE> g(gate, bs[j], ls[j], L, C, F);
+      const bool reread = j > 0 && g.row != Modulation<S, VEC, GATE>(gate, bs[j - 1], ls[j - 1], L, C, F).row;
 #pragma unroll
-      for (int i = 0; i < VEC; ++i) r[i] = rs[k][i] + g.at(gs[k], i) * xs[k][i];
-      v[k] = Frag<T, VEC>::pack(r);  // the rounded residual the norm sees
-      const int c = lane + k * TPR;
-      if (token_ok && c < n_chunks) store(residual_out + base + c * VEC, v[k]);
+      for (int k = 0; k < CHUNKS; ++k) {
+        const int c = lane + k * TPR;
+        const bool ok = token_ok[j] && c < n_chunks;
+        if (reread && ok) gs[k] = g.template load_chunk<kEvictFirst>(c * VEC);
+        float r[VEC];
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) r[i] = rs[j][k][i] + g0.at(gs[k], i) * xs[j][k][i];
+        v[j][k] = Frag<T, VEC>::pack(r);  // the rounded residual the norm sees
+        if (ok) store(residual_out + base[j] + c * VEC, v[j][k]);
+      }
     }
   } else {
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k) {
       const int c = lane + k * TPR;
-      v[k] = token_ok && c < n_chunks ? load<T, VEC, kEvictFirst>(x_or_res + base + c * VEC) : Frag<T, VEC>::zero();
+#pragma unroll
+      for (int j = 0; j < TOKENS; ++j)
+        v[j][k] = token_ok[j] && c < n_chunks ? load<T, VEC, kEvictFirst>(x_or_res + base[j] + c * VEC)
+                                              : Frag<T, VEC>::zero();
     }
   }
 
-  // 2. Broadcast inputs of the output pass, before the reductions when EARLY_MOD.
-  const Modulation<S, VEC, MOD> sc(scale, b, l, L, C, F), sh(shift, b, l, L, C, F);
+  // 2. Broadcast inputs of the output pass for the first token, before the reductions when
+  // EARLY_MOD.
+  const Modulation<S, VEC, MOD> sc0(scale, bs[0], ls[0], L, C, F), sh0(shift, bs[0], ls[0], L, C, F);
   OutputInputs<T, S, VEC> in[CHUNKS];
   auto load_inputs = [&](int k) {
     const int col = (lane + k * TPR) * VEC;
     if constexpr (AFFINE) in[k].w = load<T, VEC>(weight + col);
     if constexpr (kBias) in[k].b = load<T, VEC>(bias + col);
-    in[k].scale = sc.template load_chunk<kEvictFirst>(col);
-    in[k].shift = sh.template load_chunk<kEvictFirst>(col);
+    in[k].scale = sc0.template load_chunk<kEvictFirst>(col);
+    in[k].shift = sh0.template load_chunk<kEvictFirst>(col);
   };
   if constexpr (EARLY_MOD) {
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k)
-      if (token_ok && lane + k * TPR < n_chunks) load_inputs(k);
+      if (token_ok[0] && lane + k * TPR < n_chunks) load_inputs(k);
   }
 
   // 3. Mean (LayerNorm) and the sum of squares of x - mean (or of x), both from registers.
   const float inv_c = reciprocal(static_cast<float>(C));
-  float mean = 0.f;
+  float mean[TOKENS];
+#pragma unroll
+  for (int j = 0; j < TOKENS; ++j) mean[j] = 0.f;
   if constexpr (NORM == Norm::layer) {
-    float s = 0.f;
 #pragma unroll
-    for (int k = 0; k < CHUNKS; ++k)
+    for (int j = 0; j < TOKENS; ++j)
 #pragma unroll
-      for (int i = 0; i < VEC; ++i) s += v[k][i];  // padding chunks are zeros
-    mean = row_sum<TPR, BLOCK>(s, warp_sums[0]) * inv_c;
+      for (int k = 0; k < CHUNKS; ++k)
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) mean[j] += v[j][k][i];  // padding chunks are zeros
+    row_sums<TPR, BLOCK, TOKENS>(mean, warp_sums[0]);
+#pragma unroll
+    for (int j = 0; j < TOKENS; ++j) mean[j] *= inv_c;
   }
-  float q = 0.f;
+  float rstd[TOKENS];
 #pragma unroll
-  for (int k = 0; k < CHUNKS; ++k) {
-    if (lane + k * TPR < n_chunks) {  // padding would add mean^2
+  for (int j = 0; j < TOKENS; ++j) {
+    rstd[j] = 0.f;
 #pragma unroll
-      for (int i = 0; i < VEC; ++i) {
-        const float d = v[k][i] - mean;
-        q += d * d;
+    for (int k = 0; k < CHUNKS; ++k) {
+      if (lane + k * TPR < n_chunks) {  // padding would add mean^2
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) {
+          const float d = v[j][k][i] - mean[j];
+          rstd[j] += d * d;
+        }
       }
     }
   }
-  const float rstd = rsqrtf(row_sum<TPR, BLOCK>(q, warp_sums[1]) * inv_c + eps);
-  if (!token_ok) return;  // after the last barrier: safe
+  row_sums<TPR, BLOCK, TOKENS>(rstd, warp_sums[1]);
+#pragma unroll
+  for (int j = 0; j < TOKENS; ++j) rstd[j] = rsqrtf(rstd[j] * inv_c + eps);
+  if (!token_ok[0]) return;  // after the last barrier: safe (a thread's later tokens are past its first)
 
-  // 4. Normalise, modulate, round once, store.
+  // 4. Normalise, modulate, round once, store: chunk by chunk, the thread's tokens in turn on
+  // the chunk's broadcast inputs.
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k) {
     const int c = lane + k * TPR;
     if (c < n_chunks) {
       if constexpr (!EARLY_MOD) load_inputs(k);
-      float out[VEC];
+      Frag<S, VEC> scale_k = in[k].scale, shift_k = in[k].shift;
 #pragma unroll
-      for (int i = 0; i < VEC; ++i) {
-        float n = (v[k][i] - mean) * rstd;
-        if constexpr (AFFINE) n *= in[k].w[i];
-        if constexpr (kBias) n += in[k].b[i];
-        out[i] = n * (1.0f + sc.at(in[k].scale, i)) + sh.at(in[k].shift, i);
+      for (int j = 0; j < TOKENS; ++j) {
+        if (!token_ok[j]) break;
+        if (j > 0) {
+          // The scale / shift row changes at a batch or frame boundary, and every token for
+          // the per-token layouts; within a row, the registers serve.
+          const Modulation<S, VEC, MOD> sc(scale, bs[j], ls[j], L, C, F), sh(shift, bs[j], ls[j], L, C, F);
+          if (sc.row != Modulation<S, VEC, MOD>(scale, bs[j - 1], ls[j - 1], L, C, F).row) {
+            scale_k = sc.template load_chunk<kEvictFirst>(c * VEC);
+            shift_k = sh.template load_chunk<kEvictFirst>(c * VEC);
+          }
+        }
+        float out[VEC];
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) {
+          float n = (v[j][k][i] - mean[j]) * rstd[j];
+          if constexpr (AFFINE) n *= in[k].w[i];
+          if constexpr (kBias) n += in[k].b[i];
+          out[i] = n * (1.0f + sc0.at(scale_k, i)) + sh0.at(shift_k, i);  // a row's chunk, or the scalar
+        }
+        store(y + base[j] + c * VEC, Frag<T, VEC>::pack(out));
       }
-      store(y + base + c * VEC, Frag<T, VEC>::pack(out));
     }
   }
 }
@@ -359,23 +425,23 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 // (7 blocks per SM) and is the fastest point for wan14b on the H200 (ITERATIONS.md,
 // norm_scale_shift iteration 2). Tuned, so the other widths keep the cap where it pays.
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
-          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0>
+          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
                         const T* __restrict__ bias, const S* __restrict__ scale, const S* __restrict__ shift, int B,
                         int L, int C, int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE>(
+  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS>(
       y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
 }
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 residual_gate_norm_scale_shift_kernel(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ residual,
                                       const T* __restrict__ x, const S* __restrict__ gate,
                                       const T* __restrict__ weight, const T* __restrict__ bias,
                                       const S* __restrict__ scale, const S* __restrict__ shift, int B, int L, int C,
                                       int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE>(
+  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS>(
       y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
 }

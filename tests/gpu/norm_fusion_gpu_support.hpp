@@ -3,8 +3,10 @@
 // residual_gate_norm_scale_shift): run the task through `ako run`, and the verdicts of the
 // frame-blind broken candidate (tests/tasks/broken/norm_fusion_ignores_frames.cuh), which must
 // be incorrect exactly where a per-frame tensor meets F > 1.
+#include <fstream>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "gpu_test_support.hpp"
 
@@ -58,6 +60,60 @@ int expect_frame_blind_caught(const std::string& task, PerFrame per_frame, const
     }
   }
   return caught;
+}
+
+// TOKENS > 1 (a thread carries several consecutive tokens and reads a broadcast row once for
+// them, again where the next token's row is another): a copy of the task whose shapes make the
+// token groups straddle batch and frame boundaries and end in a partial group, every axis
+// combination the task's `when` allows on them, run with each of `param_sets` (--param ...).
+// Every case must be correct and run with the TOKENS asked for. Returns the cases per set.
+inline int expect_correct_across_token_groups(const std::string& task, const std::vector<std::string>& param_sets) {
+  namespace fs = std::filesystem;
+  std::string tmpl = (fs::temp_directory_path() / "ako-gpu-tokens-XXXXXX").string();
+  EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
+  const fs::path ws = tmpl;
+  // The residual task's input/ and solution/ include the norm_scale_shift task's files.
+  for (const std::string& d : {"tasks/" + task, "input/" + task, std::string("input/norm_scale_shift"),
+                              std::string("solution/norm_scale_shift"), "solution/" + task}) {
+    if (fs::exists(ws / d)) continue;
+    fs::create_directories(ws / d);
+    fs::copy(workspace() / d, ws / d, fs::copy_options::recursive);
+  }
+  auto doc = read_json(ws / "tasks" / task / "task.json");
+  // 12 tokens in frames of 2 (groups of 4 cross frames and the batch), 15 in batches of 5 (groups
+  // cross batches; the last group of 4 holds 3), 9 in frames of 3. L < 64: the `when` of both
+  // tasks takes every combination it allows on a small shape.
+  doc["shapes"] = nlohmann::json::array({
+      {{"name", "b2-l6-f3"}, {"B", 2}, {"L", 6}, {"C", 3072}, {"F", 3}},
+      {{"name", "b3-l5"}, {"B", 3}, {"L", 5}, {"C", 3072}, {"F", 1}},
+      {{"name", "b1-l9-f3"}, {"B", 1}, {"L", 9}, {"C", 3072}, {"F", 3}},
+  });
+  {
+    std::ofstream out(ws / "tasks" / task / "task.json");
+    out << doc.dump(2);
+  }
+  int cases = -1;
+  for (const auto& params : param_sets) {
+    const auto json = temp_json(task + "-tokens");
+    const Ran r = run_ako("run task " + task + " --root '" + ws.string() + "' --no-time --no-checks " + params +
+                          " --case-timeout 60 --json " + json.string());
+    EXPECT_EQ(r.status, 0) << params << "\n" << r.output;
+    const auto j = read_json(json);
+    const int tokens = std::stoi(params.substr(params.find("TOKENS=") + 7));
+    int n = 0;
+    for (const auto& c : j["cases"]) {
+      if (c["kind"] != "compare") continue;
+      ++n;
+      EXPECT_EQ(c["verdict"], "correct") << params << " " << c.dump();
+      EXPECT_EQ(c["params"]["TOKENS"], tokens) << c.dump();
+    }
+    if (cases >= 0) {
+      EXPECT_EQ(n, cases) << params;
+    }
+    cases = n;
+  }
+  fs::remove_all(ws);
+  return cases;
 }
 
 }  // namespace ako::gputest::norm_fusion

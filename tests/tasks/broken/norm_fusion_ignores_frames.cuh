@@ -5,7 +5,7 @@
 // F == 1 or nothing is per-frame; wrong on Wan's and HunyuanVideo's frames. ako run must call
 // those cases incorrect (y, and residual_out when the gate is per-frame) and the rest correct:
 // tests/gpu/norm_scale_shift_test.cpp and residual_gate_norm_scale_shift_test.cpp.
-// Plain: the block's tokens one after the other.
+// Plain: the block's tokens (ROWS_PER_BLOCK * TOKENS of them) one after the other.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -72,18 +72,18 @@ __device__ void rows(T* y, T* residual_out, const T* in, const T* x, const S* ga
 }  // namespace broken_detail
 
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
-          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0>
+          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1>
 __global__ void norm_scale_shift_kernel(T* y, const T* x, const T* weight, const T* bias, const S* scale,
                                         const S* shift, int B, int L, int C, int F, float eps) {
-  broken_detail::rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, ROWS_PER_BLOCK>(
+  broken_detail::rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, ROWS_PER_BLOCK * TOKENS>(
       y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
 }
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1>
 __global__ void residual_gate_norm_scale_shift_kernel(T* y, T* residual_out, const T* residual, const T* x,
                                                       const S* gate, const T* weight, const T* bias, const S* scale,
                                                       const S* shift, int B, int L, int C, int F, float eps) {
-  broken_detail::rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, ROWS_PER_BLOCK>(
+  broken_detail::rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, ROWS_PER_BLOCK * TOKENS>(
       y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
 }
