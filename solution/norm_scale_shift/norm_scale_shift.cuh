@@ -244,9 +244,11 @@ template <typename T, typename S, int VEC> struct OutputInputs {
 // TOKENS: consecutive tokens each thread carries on the same columns, all their rows loaded
 // before any arithmetic. A broadcast row (gate, scale, shift) is read once for the thread's
 // tokens and read again only where the next token's row is another (a batch or frame boundary;
-// every token for [1,L,C] and [B,L,C]). For small grids with fp32 modulation, where every token
-// otherwise fetches 4x its own row's bytes of scale / shift from L2 at the same moment
-// (ITERATIONS.md, norm_scale_shift iteration 8). TOKENS = 1 is the one-token kernel of before.
+// every token for [1,L,C] and [B,L,C]). It pays where each token would otherwise wait, after its
+// reductions, on several broadcast rows (affine LayerNorm: weight, bias, scale, shift) and the
+// grid is one wave (the 512-token text stream); on multi-wave grids L1 already serves those rows
+// and the extra registers cost more (ITERATIONS.md, norm_scale_shift iteration 8). TOKENS = 1 is
+// the one-token kernel of before.
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
           int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS>
 __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
