@@ -26,6 +26,10 @@ its own, older script (scripts/sglang_gpu_check.py), which this one generalises:
   5. timing of the task's shapes: the ported kernel and torch eager (bench/peers' "torch" peer)
      with CUDA events (median of 20 after 5 warm-ups; L2-warm, launch latency included, as
      scripts/sglang_gpu_check.py; not ako's CUPTI protocol), GB/s over the bytes the op must move.
+     With --engine-timing instead: the port, the engine's own kernels of the family (Triton, CuTe
+     DSL: bench/peers/<task>.py; --deps for the CuTe DSL packages) and torch eager, timed in this
+     process with their samples interleaved, CUPTI, cold L2, the IQM (scripts/sglang_port_timing.py),
+     one engine-timing-<task>.json each and scripts/engine_table.py's table.
   6. CPU tensors must be refused (last: a kernel launched on host pointers would poison the
      CUDA context for everything after it).
 Exit 0: every check passed; 1: a mismatch, build, load or wrapper failure; 2: setup error.
@@ -496,7 +500,22 @@ def main() -> int:
     ap.add_argument("--no-sglang-baseline", action="store_true", help="(rmsnorm's script only; accepted here)")
     ap.add_argument("--peers", type=pathlib.Path, default=REPO / "bench",
                     help="the folder holding the peers package (bench/peers: references, torch peers)")
+    ap.add_argument("--engine-timing", action="store_true",
+                    help="stage 5 as scripts/sglang_port_timing.py: the port, the engine's own kernels and torch "
+                         "timed in this process, interleaved, CUPTI, cold L2 (in place of the CUDA-event table)")
+    ap.add_argument("--samples", type=int, default=100, help="--engine-timing: samples per kernel and case (>= 50)")
+    ap.add_argument("--peer-tolerance", nargs=2, type=float, default=[5e-2, 5e-2], metavar=("ATOL", "RTOL"),
+                    help="--engine-timing: the engine's and torch's outputs checked at this tolerance "
+                         "(default 5e-2 5e-2, SGLang's own tests'); the port always at the task's")
+    ap.add_argument("--deps", help="a folder of Python packages imported first (the unpacked "
+                    "scripts/fetch-sglang-deps.sh archive: nvidia-cutlass-dsl and apache-tvm-ffi for the CuTe DSL peers)")
     args = ap.parse_args()
+    if args.samples < 50:
+        ap.error("--samples must be at least 50")
+    if args.deps:
+        sys.path.insert(0, str(REPO / "bench"))
+        from peer_timing import add_deps
+        add_deps(args.deps)
     build_root = pathlib.Path(os.environ.get("SGL_GPU_CHECK_BUILD", "/tmp/sglang-gpu-check-build"))
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -598,7 +617,8 @@ def main() -> int:
         for kind, case in run.cases:
             try:
                 rows.append(run_case(torch, run, kind, case, dev, failures,
-                                     timing=table if kind == "task" and not args.no_timing else None))
+                                     timing=table if kind == "task" and not (args.no_timing or args.engine_timing)
+                                     else None))
             except Exception as e:  # noqa: BLE001
                 failures.append(f"{t} {case.label}: {type(e).__name__}: {e}")
                 traceback.print_exc()
@@ -632,6 +652,16 @@ def main() -> int:
                 traceback.print_exc()
         log(f"  load_jit calls: {len(loads)}")
 
+    if args.engine_timing and not args.no_timing:
+        log("\n== 5. timing: the port, the engine's kernels and torch in this process, interleaved (scripts/sglang_port_timing.py)")
+        from sglang_port_timing import engine_timing
+        from engine_table import render
+        try:
+            for doc in engine_timing(torch, runs, args, dev, failures, log).values():
+                log(render(doc))
+        except Exception as e:  # noqa: BLE001
+            failures.append(f"stage 5 (engine timing): {type(e).__name__}: {e}")
+            traceback.print_exc()
     if table:
         log("\n== 5. timing (CUDA events, median of 20 after 5 warm-ups; L2-warm, launch included; not ako's protocol)")
         hdr = f"{'task':<14} {'case':<58} {'ako us':>9} {'GB/s':>6} {'torch us':>9} {'vs torch':>8}"
@@ -658,7 +688,8 @@ def main() -> int:
         for f in failures[:60]:
             log("  " + f)
         return 1
-    log(f"\nall {len(rows)} cases of {', '.join(tasks)}, the bad-input, stream and wrapper checks passed")
+    checks = "bad-input and stream checks" if args.no_wrapper else "bad-input, stream and wrapper checks"
+    log(f"\nall {len(rows)} cases of {', '.join(tasks)}, the {checks} passed")
     return 0
 
 

@@ -9,7 +9,12 @@ the L2's size, evicts what the previous sample left (cold L2, the ako default) a
 charged; every other kernel up to the next marker is the callable's and is charged, whatever
 launched it (aten, Triton, CuTe DSL through tvm-ffi). Memcpy and memset activity is left out.
 All of it runs on torch's current stream, so the order is the launch order.
-`events` brackets each call with CUDA events instead (adds the launch latency, ~3 us)."""
+`events` brackets each call with CUDA events instead (adds the launch latency, ~3 us).
+
+time_interleaved() times several callables in one profiler session, their samples interleaved in
+rotating order (round r starts at the r-th callable), as ako interleaves a case's kernels: clock
+ramps and drift fall on all of them alike, and a comparison between two engines' kernels is made
+in one process, on one buffer set, under one flush."""
 import statistics
 
 MARKER = "bitwise_not"
@@ -35,6 +40,35 @@ class Timer:
         self.flush = None if hot else torch.empty(2 * self.l2_bytes, dtype=torch.uint8, device="cuda")
         self.marker = torch.zeros(1, dtype=torch.uint8, device="cuda")
 
+    def time_interleaved(self, fns):
+        """Stats (as time() returns them) of each callable of `fns` (name -> callable), their
+        samples interleaved: round r runs every callable once, starting at the r-th
+        (rotation()); every sample is [marker][flush][the callable's kernels] as in time()."""
+        import torch
+        names = list(fns)
+        if not names:
+            return {}
+        for _ in range(self.warmup):
+            for n in names:
+                fns[n]()
+        torch.cuda.synchronize()
+        from torch.profiler import ProfilerActivity, profile
+        orders = [rotation(names, r) for r in range(self.samples)]
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for order in orders:
+                for n in order:
+                    self.marker.bitwise_not_()
+                    if not self.hot:
+                        self.flush.zero_()
+                    fns[n]()
+            torch.cuda.synchronize()
+        samples = split_samples(_device_kernels(prof), flush=not self.hot)
+        out = {}
+        for n, own in attribute(samples, orders).items():
+            times = [sum(d for d, _ in x) for x in own]
+            out[n] = _stats(times, _typical(own, times), "profiler-interleaved", self.hot)
+        return out
+
     def time(self, fn):
         """Stats of fn's GPU time in microseconds: iqm (the time), median, min, max, mean, samples,
         and the kernels one sample launched (names of the kernels of the sample nearest the IQM)."""
@@ -43,12 +77,9 @@ class Timer:
             fn()
         torch.cuda.synchronize()
         if self.method == "events":
-            times, kernels = self._events(fn), []
-        else:
-            times, kernels = self._profiler(fn)
-        return {"iqm_us": iqm(times), "median_us": statistics.median(times), "min_us": min(times), "max_us": max(times),
-                "mean_us": statistics.fmean(times), "samples": len(times), "method": self.method,
-                "cold_l2": not self.hot, "kernels_per_sample": len(kernels), "kernels": kernels}
+            return _stats(self._events(fn), [], "events", self.hot)
+        times, kernels = self._profiler(fn)
+        return _stats(times, kernels, "profiler", self.hot)
 
     def _profiler(self, fn):
         import torch
@@ -65,9 +96,7 @@ class Timer:
             raise RuntimeError(f"profiler: expected {self.samples} samples, found {len(samples)} "
                                f"(marker kernel '{MARKER}' not seen once per sample)")
         times = [sum(d for d, _ in s) for s in samples]
-        centre = iqm(times)
-        typical = min(samples, key=lambda s: abs(sum(d for d, _ in s) - centre))
-        return times, [n for _, n in typical]
+        return times, _typical(samples, times)
 
     def _events(self, fn):
         import torch
@@ -82,6 +111,61 @@ class Timer:
             stop.synchronize()
             times.append(start.elapsed_time(stop) * 1e3)
         return times
+
+
+def _typical(samples, times):
+    """The kernel names of the sample whose time is nearest the IQM."""
+    centre = iqm(times)
+    return [n for _, n in min(zip(samples, times), key=lambda st: abs(st[1] - centre))[0]]
+
+
+def _stats(times, kernels, method, hot):
+    return {"iqm_us": iqm(times), "median_us": statistics.median(times), "min_us": min(times), "max_us": max(times),
+            "mean_us": statistics.fmean(times), "samples": len(times), "method": method,
+            "cold_l2": not hot, "kernels_per_sample": len(kernels), "kernels": kernels}
+
+
+def rotation(names, r):
+    """The order of round r of an interleaved timing: the names rotated to start at the r-th."""
+    k = r % len(names)
+    return list(names[k:]) + list(names[:k])
+
+
+def attribute(samples, orders):
+    """{name: [its samples]}: the samples of an interleaved timing, in launch order, handed out
+    along the rounds' orders (sample i to the i-th name of the orders laid end to end). A count
+    that does not match (a marker missed) is an error, never a silent shift."""
+    flat = [n for order in orders for n in order]
+    if len(samples) != len(flat):
+        raise RuntimeError(f"profiler: expected {len(flat)} interleaved samples, found {len(samples)} "
+                           f"(marker kernel '{MARKER}' not seen once per sample)")
+    out = {n: [] for order in orders for n in order}
+    for n, s in zip(flat, samples):
+        out[n].append(s)
+    return out
+
+
+def copy_bandwidth_gbs(samples=20, nbytes=1 << 30):
+    """Device-to-device copy bandwidth as ako measures it (harness/measure/gpu/copy_bandwidth.cpp):
+    a copy of 1 GiB (less when memory is short) timed with CUDA events after 3 warm-ups, bytes
+    read + written per second / 1e9, the median of 20."""
+    import torch
+    free, _ = torch.cuda.mem_get_info()
+    n = max(64 << 20, min(nbytes, free // 4)) & ~0xfff
+    src = torch.ones(n, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    for _ in range(3):
+        dst.copy_(src)
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    rates = []
+    for _ in range(samples):
+        start.record()
+        dst.copy_(src)
+        stop.record()
+        stop.synchronize()
+        rates.append(2.0 * n / (start.elapsed_time(stop) * 1e-3) / 1e9)
+    del src, dst
+    return statistics.median(rates)
 
 
 def split_samples(kernels, flush):

@@ -46,3 +46,37 @@ class IqmTest(unittest.TestCase):
         xs = [49.4] * 104 + [51.0] * 96
         self.assertAlmostEqual(timing.iqm(xs), (54 * 49.4 + 46 * 51.0) / 100)
 
+
+
+class InterleaveTest(unittest.TestCase):
+    def test_rotation_starts_each_round_one_further(self):
+        names = ["ako_port", "torch", "sglang_cute"]
+        self.assertEqual([timing.rotation(names, r) for r in range(4)],
+                         [["ako_port", "torch", "sglang_cute"], ["torch", "sglang_cute", "ako_port"],
+                          ["sglang_cute", "ako_port", "torch"], ["ako_port", "torch", "sglang_cute"]])
+        # every callable takes every position equally often over len(names) rounds
+        firsts = [timing.rotation(names, r)[0] for r in range(6)]
+        self.assertEqual(sorted(firsts), sorted(names * 2))
+
+    def test_samples_are_handed_out_along_the_orders(self):
+        orders = [timing.rotation(["a", "b"], r) for r in range(3)]  # a b | b a | a b
+        samples = [[(1.0, "ka")], [(2.0, "kb")], [(2.1, "kb")], [(1.1, "ka")], [(0.9, "ka")], [(1.9, "kb")]]
+        got = timing.attribute(samples, orders)
+        self.assertEqual([sum(d for d, _ in s) for s in got["a"]], [1.0, 1.1, 0.9])
+        self.assertEqual([sum(d for d, _ in s) for s in got["b"]], [2.0, 2.1, 1.9])
+
+    def test_a_missing_sample_is_an_error_not_a_shift(self):
+        orders = [timing.rotation(["a", "b"], r) for r in range(2)]
+        with self.assertRaises(RuntimeError):
+            timing.attribute([[(1.0, "k")]] * 3, orders)
+
+    def test_split_then_attribute_from_a_kernel_stream(self):
+        # two rounds of (a, b) then (b, a), each sample [marker][flush][kernels]
+        ks, t = [], 0
+        for name, durs in (("a", [3.0]), ("b", [1.0, 1.5]), ("b", [1.1, 1.4]), ("a", [3.2])):
+            for k in [(1.3, MARK), (30.0, FILL)] + [(d, f"k_{name}") for d in durs]:
+                ks.append((t, k[0], k[1]))
+                t += 1
+        got = timing.attribute(timing.split_samples(ks, flush=True), [["a", "b"], ["b", "a"]])
+        self.assertEqual([[n for _, n in s] for s in got["b"]], [["k_b", "k_b"], ["k_b", "k_b"]])
+        self.assertEqual([sum(d for d, _ in s) for s in got["a"]], [3.0, 3.2])

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""The issue-14/15 table from one interleaved timing of the port against the engine
+(scripts/sglang_port_timing.py's engine-timing-<task>.json): per case torch, each engine kernel,
+ako's ported kernel, ako's % of copy bandwidth, the engine's, and ako's speedup over each; then
+the bars, counted: slower than torch or an engine kernel; under 1.1x where that kernel reaches
+less than 90% of copy; ako under 90% of copy (16M+ elements) or 95% (over 50M).
+
+    scripts/engine_table.py FILE.json [FILE.json ...] [--markdown] [--by-shape]
+
+Text by default; --markdown writes the table as markdown; --by-shape one row per shape (its
+cases' ranges, ako's speedups' minimum and geometric mean, the cases behind) for bench/RESULTS.md.
+Every time is an IQM of interleaved samples from one process (the JSON says how many)."""
+import argparse
+import json
+import math
+import sys
+
+AKO = "ako_port"
+TORCH = "torch"
+
+
+def copy_bar(elements):
+    """ako's % of copy the bar asks for at this size, or None (small shapes: no bar)."""
+    return 95 if elements > 50e6 else (90 if elements >= 16e6 else None)
+
+
+def axes_text(case):
+    flags = [k if v else "no" + k for k, v in sorted(case.get("flags", {}).items())]
+    return " ".join(flags + [f"{k}={v}" for k, v in sorted(case.get("axes", {}).items())])
+
+
+def pct(case, us, bw):
+    return case["bytes"] / (us * 1e-6) / 1e9 / bw * 100
+
+
+def us_of(case, name):
+    e = case["peers"].get(name) or {}
+    return e["time"]["iqm_us"] if e.get("time") else None
+
+
+def verdict(case, name):
+    e = case["peers"].get(name) or {}
+    return {"not_applicable": "n/a", "unavailable": "unavail", "incorrect": "WRONG"}.get(e.get("verdict"), e.get("verdict", "-"))
+
+
+def analyse(doc):
+    """Rows and the summary of one task's document."""
+    bw = doc["copy_bandwidth_gbs"]
+    names = [p["name"] for p in doc["peers"]]
+    engines = [n for n in names if n not in (AKO, TORCH)]
+    rows, misses = [], {"slower": [], "under_1_1x": [], "copy": []}
+    ratios = {n: [] for n in [TORCH] + engines}
+    for c in doc["cases"]:
+        ako = us_of(c, AKO)
+        row = {"case": c, "ako": ako, "ako_pct": pct(c, ako, bw) if ako else None, "peers": {}}
+        label = f"{c['shape']} {c['dtype']} {axes_text(c)}"
+        for n in [TORCH] + engines:
+            us = us_of(c, n)
+            if us is None or ako is None:
+                row["peers"][n] = {"text": verdict(c, n)}
+                continue
+            p, x = pct(c, us, bw), us / ako
+            row["peers"][n] = {"us": us, "pct": p, "x": x}
+            ratios[n].append(x)
+            if x <= 1.0:
+                misses["slower"].append(f"{label} ({n} {x:.3f}x)")
+            elif n != TORCH and p < 90 and x < 1.1:
+                misses["under_1_1x"].append(f"{label} ({n} at {p:.0f}% of copy, {x:.3f}x)")
+        want = copy_bar(c.get("elements", 0))
+        if ako and want and row["ako_pct"] < want:
+            misses["copy"].append(f"{label} ({row['ako_pct']:.1f}% < {want}%)")
+        rows.append(row)
+    summary = {n: {"cases": len(v), "min": min(v), "geomean": geomean(v),
+                   "behind": sum(x <= 1.0 for x in v)} for n, v in ratios.items() if v}
+    return {"task": doc["task"], "bw": bw, "engines": engines, "rows": rows, "misses": misses, "summary": summary}
+
+
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs))
+
+
+def by_shape(doc):
+    """Markdown, one row per shape: cases, ako's % of copy, each engine's, ako over torch and over
+    each engine (min and geomean), and how many cases are behind an engine."""
+    a = analyse(doc)
+    head = ["shape", "cases", "ako % copy"] + [f"{n} % copy" for n in a["engines"]] + ["ako vs torch"] + \
+           [f"ako vs {n} (min / geomean)" for n in a["engines"]] + ["behind the engine"]
+    out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    shapes = list(dict.fromkeys(r["case"]["shape"] for r in a["rows"]))
+
+    def span(xs, fmt="{:.1f}"):
+        return "-" if not xs else (fmt.format(min(xs)) + ("" if len(xs) == 1 else "-" + fmt.format(max(xs))))
+    for s in shapes:
+        rows = [r for r in a["rows"] if r["case"]["shape"] == s and r["ako"]]
+        cells = [s, str(len(rows)), span([r["ako_pct"] for r in rows])]
+        cells += [span([r["peers"][n]["pct"] for r in rows if "pct" in r["peers"][n]]) for n in a["engines"]]
+        tx = [r["peers"][TORCH]["x"] for r in rows if "x" in r["peers"][TORCH]]
+        cells.append(f"{min(tx):.2f}x / {geomean(tx):.2f}x" if tx else "-")
+        behind = 0
+        for n in a["engines"]:
+            xs = [r["peers"][n]["x"] for r in rows if "x" in r["peers"][n]]
+            behind += sum(x <= 1.0 for x in xs)
+            cells.append(f"{min(xs):.3f}x / {geomean(xs):.3f}x" if xs else "n/a")
+        cells.append(str(behind))
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def render(doc, markdown=False):
+    a = analyse(doc)
+    cols = [TORCH] + a["engines"]
+    out = [f"{doc['task']}: {doc['device']}, copy {a['bw']:.0f} GB/s, {doc.get('timer')} ({doc.get('samples')} samples "
+           f"per kernel, {doc.get('l2')} L2), config {doc.get('config', '?')}"]
+    if markdown:
+        head = ["shape", "dtype", "axes", "torch us"] + [f"{n} us" for n in a["engines"]] + \
+               ["ako us", "ako % copy"] + [f"{n} % copy" for n in a["engines"]] + [f"ako vs {n}" for n in cols]
+        out += ["", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+        for r in a["rows"]:
+            c = r["case"]
+            cells = [c["shape"], c["dtype"], axes_text(c) or "-"]
+            cells += [f"{r['peers'][n]['us']:.2f}" if "us" in r["peers"][n] else r["peers"][n]["text"] for n in cols]
+            cells += [f"{r['ako']:.2f}" if r["ako"] else verdict(c, AKO), f"{r['ako_pct']:.1f}" if r["ako"] else "-"]
+            cells += [f"{r['peers'][n]['pct']:.1f}" if "pct" in r["peers"][n] else "-" for n in a["engines"]]
+            cells += [f"{r['peers'][n]['x']:.3f}x" if "x" in r["peers"][n] else "-" for n in cols]
+            out.append("| " + " | ".join(cells) + " |")
+    else:
+        width = max([len(f"{r['case']['shape']} {r['case']['dtype']} {axes_text(r['case'])}") for r in a["rows"]] + [20])
+        head = f"{'case':<{width}} {'ako us':>9} {'%copy':>6}" + "".join(f" {n[:14] + ' us':>17} {'%copy':>6} {'vs':>7}"
+                                                                        for n in cols)
+        out += [head, "-" * len(head)]
+        for r in a["rows"]:
+            c = r["case"]
+            line = f"{c['shape'] + ' ' + c['dtype'] + ' ' + axes_text(c):<{width}} "
+            line += f"{r['ako']:>9.2f} {r['ako_pct']:>6.1f}" if r["ako"] else f"{verdict(c, AKO):>9} {'':>6}"
+            for n in cols:
+                e = r["peers"][n]
+                line += f" {e['us']:>17.2f} {e['pct']:>6.1f} {e['x']:>6.3f}x" if "us" in e else f" {e['text']:>17} {'':>6} {'':>7}"
+            out.append(line)
+    out.append("")
+    for n, s in a["summary"].items():
+        out.append(f"ako vs {n}: {s['cases']} cases, geomean {s['geomean']:.3f}x, min {s['min']:.3f}x, "
+                   f"behind (<= 1.0x) on {s['behind']}")
+    for key, what in (("slower", "slower than torch or an engine kernel"),
+                      ("under_1_1x", "under 1.1x where the engine kernel is under 90% of copy"),
+                      ("copy", "under the copy bar (16M+ elements: 90%, over 50M: 95%)")):
+        m = a["misses"][key]
+        out.append(f"{what}: {len(m)}" + (f": {'; '.join(m)}" if m else ""))
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--by-shape", action="store_true", help="one markdown row per shape")
+    args = ap.parse_args(argv)
+    for f in args.files:
+        with open(f) as fh:
+            doc = json.load(fh)
+        if doc.get("schema") != "ako.peer_bench/1" or not any(p["name"] == AKO for p in doc.get("peers", [])):
+            sys.exit(f"engine_table: {f} is no engine timing (ako.peer_bench/1 with an '{AKO}' peer: "
+                     "scripts/sglang_port_gpu.py --engine-timing writes it)")
+        print(by_shape(doc) if args.by_shape else render(doc, args.markdown))
+        print()
+
+
+if __name__ == "__main__":
+    main()

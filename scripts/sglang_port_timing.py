@@ -1,0 +1,127 @@
+"""Stage 5 of scripts/sglang_port_gpu.py with --engine-timing: the ported kernel, as SGLang's JIT
+built it and tvm-ffi loads it, timed against the engine's own kernels of the family and torch
+eager in ONE process, their samples interleaved (bench/peers/timing.py's time_interleaved: CUPTI
+kernel durations through torch.profiler, cold L2 by a 2 x L2 memset, the IQM), on every compare
+case of the task. This is the issue-14/15 table with the engine and ako measured in the same run:
+where the engine's kernel is Triton or CuTe DSL it cannot be an NVRTC column of `ako run`, and
+timing it from another process (bench/peer_timing.py after `ako run`) compares two timers.
+
+Each peer of bench/peers/<task>.py (torch, sglang_triton, sglang_cute, ...) is first checked
+against the float64 reference at --peer-tolerance (SGLang's own tests use 5e-2); a wrong or
+inapplicable peer is reported, not timed. The ported kernel is checked at the task's tolerance
+(stage 2 already proved it on every case). Every peer, and the port, gets its own copy of the
+case's tensors (same seed), so an in-place op never feeds another its output.
+
+Writes engine-timing-<task>.json per task (schema ako.peer_bench/1, as bench/peer_timing.py
+writes it, with the peer "ako_port" first, `interleaved`: true, each case's `elements` and the
+copy bandwidth measured as ako measures it), read by scripts/engine_table.py."""
+from __future__ import annotations
+
+import json
+import math
+import time
+import zlib
+
+ORDER_NOTE = ("interleaved: round r runs every kernel once starting at the r-th; one process, one flush, "
+              "the IQM of --samples per kernel")
+
+
+def largest_output(case):
+    """Elements of the case's largest output (ako's `elements`, which sizes the copy bar)."""
+    outs = [math.prod(b.shape) for b in case.buffers.values() if b.present and b.role in ("out", "inout")]
+    return max(outs) if outs else 0
+
+
+def engine_timing(torch, runs, args, dev, failures, log):
+    """Time every task case of every run; returns {task: the JSON document written}."""
+    import peer_timing
+    from peers import check, sglang_loader, timing
+    from peers.torch_ops import make_tensors
+    from sglang_port_gpu import case_bytes, guarded_outputs, kernel_args, with_bands
+
+    timer = timing.Timer(samples=args.samples, warmup=10)
+    copy_gbs = timing.copy_bandwidth_gbs()
+    log(f"copy bandwidth {copy_gbs:.0f} GB/s (1 GiB device-to-device copy, median of 20); {ORDER_NOTE}")
+    tol = tuple(args.peer_tolerance) if args.peer_tolerance else None
+    head = {"schema": "ako.peer_bench/1", "device": torch.cuda.get_device_name(), "torch": torch.__version__,
+            "versions": peer_timing._versions(), "sglang": sglang_loader.VERSION, "l2": "cold",
+            "timer": "profiler-interleaved", "samples": args.samples, "warmup": 10, "interleaved": True,
+            "copy_bandwidth_gbs": copy_gbs, "tolerance": {"atol": tol[0], "rtol": tol[1]} if tol else "task"}
+    docs = {}
+    for t, run in runs.items():
+        peers = [p for p in run.family.PEERS]
+        unavailable = {p.name: peer_timing.static_status(p) for p in peers}
+        names = ["ako_port"] + [p.name for p in peers]
+        rows = []
+        t0 = time.time()
+        for kind, case in run.cases:
+            if kind != "task" or not run.allowed(case):
+                continue
+            seed = zlib.crc32(case.label.encode())
+            bound = run.family.bind(case)
+            row = {"shape": case.shape, "dims": case.dims, "dtype": case.dtype, "flags": case.flags,
+                   "axes": {k: str(v) for k, v in case.axes.items()}, "label": case.label,
+                   "bytes": case_bytes(case), "elements": largest_output(case), "peers": {}}
+            want = run.family.reference(bound, make_tensors(case, seed, device=dev))
+            fns = {}
+            # the port: the entry the ported dispatch picks, on outputs inside guard bands
+            tensors = make_tensors(case, seed, device=dev)
+            bands = guarded_outputs(torch, case, tensors, dev)
+            kt = with_bands(torch, case, tensors, bands)
+            fn = run.fns[run.entry(case).export]
+            kargs = kernel_args(run, case, kt)
+            fn(*kargs)
+            torch.cuda.synchronize()
+            got = {role: bands[name][1] for role, name in bound.outputs.items()}
+            bad = check.compare(case, bound, got, want)
+            row["peers"]["ako_port"] = {"entry": run.entry(case).kernel, "class": run.picked(case)[0]}
+            if bad:
+                failures.append(f"{t} [timing] {case.label}: the port: {bad['reason']}")
+                row["peers"]["ako_port"].update(verdict="incorrect", reason=bad["reason"])
+            else:
+                fns["ako_port"] = lambda fn=fn, kargs=kargs: fn(*kargs)
+            for p in peers:
+                entry = row["peers"][p.name] = {}
+                why = p.applies(bound)
+                if unavailable[p.name]:
+                    entry.update(verdict="unavailable", reason=unavailable[p.name])
+                    continue
+                if why is not None:
+                    entry.update(verdict="not_applicable", reason=why)
+                    continue
+                own = make_tensors(case, seed, device=dev)
+                try:
+                    pf = p.make(bound, own)
+                    pgot = pf()
+                    torch.cuda.synchronize()
+                except sglang_loader.Unavailable as e:
+                    unavailable[p.name] = str(e)
+                    entry.update(verdict="unavailable", reason=unavailable[p.name])
+                    continue
+                except Exception as e:  # noqa: BLE001 (the peer's own failure, in its column)
+                    entry.update(verdict="error", reason=f"{type(e).__name__}: {e}".strip()[:300])
+                    continue
+                pbad = check.compare(case, bound, pgot, want, tol)
+                del pgot
+                if pbad:
+                    entry.update(verdict="incorrect", reason=pbad["reason"])
+                    continue
+                fns[p.name] = pf
+            stats = timer.time_interleaved(fns)
+            for n, s in stats.items():
+                e = row["peers"][n]
+                e.update(verdict="correct", time=s, gbps=row["bytes"] / (s["iqm_us"] * 1e-6) / 1e9)
+            rows.append(row)
+            us = "  ".join(f"{n} {row['peers'][n]['time']['iqm_us']:.2f}" for n in names if n in stats)
+            log(f"  {t} {case.label:<70} {us}")
+            del fns, tensors, bands, kt, want
+            torch.cuda.empty_cache()
+        docs[t] = {**head, "task": t, "complete": True, "config": run.config.name,
+                   "peers": [{"name": "ako_port", "description": "ako's solution as `ako port` wrote it into SGLang, "
+                              "built with SGLang's JIT flags, called through tvm-ffi"}]
+                   + [{"name": p.name, "description": p.description} for p in peers],
+                   "cases": rows}
+        path = args.out / f"engine-timing-{t}.json"
+        path.write_text(json.dumps(docs[t], indent=1, default=str))
+        log(f"  {t}: {len(rows)} cases timed in {time.time() - t0:.0f} s; wrote {path}")
+    return docs
