@@ -180,6 +180,10 @@ struct GateCli {
     cmd->add_option("--threshold", gate.threshold_pct,
                          "slowdown in percent that fails when it is also beyond the noise (default: the baseline's, 3)")
         ->check(ako::cli::kNonNegative);
+    cmd->add_option("--min-change-us", gate.min_change_us,
+                         "a change of at most this many microseconds is within the threshold whatever its percentage\n"
+                         "(two H200s ran the same 2 us kernel 60-70 ns apart)")
+        ->capture_default_str()->check(ako::cli::kNonNegative);
     cmd->add_option("--summary", gate.summary_out, "write a markdown summary for the CI log to this file");
     cmd->add_option("--json", gate.json_out, "write the report as JSON (schema ako.gate/1) to this file");
     cmd->add_flag("--update-baseline", gate.update_baseline,

@@ -22,7 +22,8 @@ TimingStats as_stats(double centre_us, double ci_rel, int samples) {
 
 }  // namespace
 
-TimingComparison compare_timing(const BaselineTiming& base, const TimingStats& now, double threshold_pct) {
+TimingComparison compare_timing(const BaselineTiming& base, const TimingStats& now, double threshold_pct,
+                                double min_change_us) {
   TimingComparison c;
   const bool medians = base.before_iqm();
   c.base_us = base.centre_us();
@@ -32,7 +33,8 @@ TimingComparison compare_timing(const BaselineTiming& base, const TimingStats& n
   c.noise_pct = (base.ci_rel * c.base_us + now_ci * c.now_us) / c.base_us * 100.0;
   const bool beyond_noise =
       !measure::within_noise(as_stats(c.base_us, base.ci_rel, base.samples), as_stats(c.now_us, now_ci, now.samples));
-  const bool beyond_threshold = std::abs(c.change_pct) > threshold_pct;
+  const bool over_pct = std::abs(c.change_pct) > threshold_pct;
+  const bool beyond_threshold = over_pct && std::abs(c.now_us - c.base_us) > min_change_us;
   const char* direction = c.change_pct > 0 ? "slower" : "faster";
   const std::string numbers = fmt::format("{:.2f} -> {:.2f} us{}, {:.1f}% {} (threshold {:.1f}%, noise ±{:.1f}%)",
                                           c.base_us, c.now_us, medians ? " (medians)" : "", std::abs(c.change_pct),
@@ -46,7 +48,9 @@ TimingComparison compare_timing(const BaselineTiming& base, const TimingStats& n
                (c.change_pct > 0 ? "regression; re-run to settle it" : std::string("speed-up"));
   } else {
     c.status = CheckStatus::pass;
-    c.detail = numbers + ": within the threshold";
+    c.detail = numbers + (over_pct ? fmt::format(": {:.3f} us, within the {:.3f} us floor", std::abs(c.now_us - c.base_us),
+                                                 min_change_us)
+                                   : std::string(": within the threshold"));
   }
   return c;
 }

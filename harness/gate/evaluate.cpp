@@ -122,7 +122,8 @@ void check_case_coverage(Builder& out, const TaskOutcome& o, const BaselineTask&
                           bt.cases.size(), missing, unselected, fresh));
 }
 
-void check_timing(Builder& out, const TaskOutcome& o, const Baseline& b, const BaselineTask& bt, double threshold) {
+void check_timing(Builder& out, const TaskOutcome& o, const Baseline& b, const BaselineTask& bt, double threshold,
+                  double min_change_us) {
   std::map<std::string, const BaselineCase*> base;
   for (const auto& [k, c] : bt.cases) base[k] = &c;
   int compared = 0;
@@ -144,7 +145,7 @@ void check_timing(Builder& out, const TaskOutcome& o, const Baseline& b, const B
                        c.solution_time->cold_l2 ? "cold L2" : "hot L2", bc.solution->method,
                        bc.solution->cold_l2 ? "cold L2" : "hot L2"));
     } else {
-      const TimingComparison t = compare_timing(*bc.solution, *c.solution_time, threshold);
+      const TimingComparison t = compare_timing(*bc.solution, *c.solution_time, threshold, min_change_us);
       Check& ch = out.check(CheckKind::timing, key, t.status, t.detail);
       ch.base_us = t.base_us;
       ch.new_us = t.now_us;
@@ -155,8 +156,8 @@ void check_timing(Builder& out, const TaskOutcome& o, const Baseline& b, const B
     }
   }
   out.covered(CheckKind::timing, true,
-              fmt::format("{} cases compared with the baseline on {} (threshold {:.1f}%)", compared, b.device->name,
-                          threshold));
+              fmt::format("{} cases compared with the baseline on {} (threshold {:.1f}%, changes of {:g} us or less "
+                          "within it)", compared, b.device->name, threshold, min_change_us));
 }
 
 void check_resources(Builder& out, const TaskOutcome& o, const BaselineTask& bt, const std::string& budget_arch) {
@@ -229,7 +230,7 @@ void evaluate_task(GateReport& report, const TaskOutcome& o, const Baseline* b, 
                 fmt::format("different device: the baseline was measured on {}, this run on {}", b->device->name,
                             o.result.device.name));
   else
-    check_timing(out, o, *b, *bt, threshold_for(o.task, b, opt));
+    check_timing(out, o, *b, *bt, threshold_for(o.task, b, opt), opt.min_change_us);
 
   if (!run_arch.empty() && run_arch != b->arch)
     out.covered(CheckKind::resources, false,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gate/baseline.hpp"
+#include "gate/compare.hpp"
 #include "gate/report.hpp"
 #include "result/run_result.hpp"
 
@@ -25,6 +26,7 @@ struct TaskOutcome {
 struct GateOptions {
   std::string baseline_file;            // for the report
   std::optional<double> threshold_pct;  // --threshold: replaces the baseline's default (a task's own wins)
+  double min_change_us = kDefaultMinChangeUs;  // --min-change-us: a change this small is within the threshold
   std::set<std::string> workspace_tasks;  // every task under tasks/, selected or not
   std::string nvrtc_version;            // this ako's compiler: a different one explains resource changes
   std::string entry;                    // the baseline entry (device name) the outcomes are compared with

@@ -165,6 +165,7 @@ gate::GateReport evaluate_entries(const GateCommandOptions& opt, const gate::Bas
     gate::GateOptions gopt;
     gopt.baseline_file = opt.baseline.string();
     gopt.threshold_pct = opt.threshold_pct;
+    gopt.min_change_us = opt.min_change_us;
     gopt.workspace_tasks = {all.begin(), all.end()};
     gopt.nvrtc_version = jit::nvrtc_version_string();
     gopt.entry = plan.key;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/format/style.hpp"
+#include "gate/compare.hpp"
 
 namespace ako::cli {
 
@@ -19,6 +20,7 @@ struct GateCommandOptions {
   std::vector<std::string> tasks;        // empty: every task under tasks/
   std::vector<std::string> shapes, dtypes;  // narrow the cases (baseline cases outside are skipped, said so)
   std::optional<double> threshold_pct;   // replaces the baseline's default threshold
+  double min_change_us = gate::kDefaultMinChangeUs;  // a change this small is within the threshold
   std::filesystem::path summary_out;     // markdown for a CI summary
   std::filesystem::path json_out;        // the report as JSON (schema ako.gate/1)
   bool update_baseline = false;

@@ -83,6 +83,20 @@ TEST(CompareTiming, ThresholdIsRespected) {
   EXPECT_EQ(compare_timing(base(10.0), timing(10.8), 5.0).status, CheckStatus::fail);
 }
 
+TEST(CompareTiming, AChangeUnderTheFloorIsWithinTheThresholdWhateverItsPercentage) {
+  // rope's 2 us case on another H200: 3.3% slower, far beyond each run's 0.2% noise, 66 ns.
+  const auto c = compare_timing(base(2.0), timing(2.066), 3.0, kDefaultMinChangeUs);
+  EXPECT_EQ(c.status, CheckStatus::pass) << c.detail;
+  EXPECT_NE(c.detail.find("within the 0.100 us floor"), std::string::npos) << c.detail;
+  // without the floor the same change fails, and a speed-up under it is not called one
+  EXPECT_EQ(compare_timing(base(2.0), timing(2.066), 3.0, 0.0).status, CheckStatus::fail);
+  EXPECT_EQ(compare_timing(base(2.0), timing(1.934), 3.0, kDefaultMinChangeUs).status, CheckStatus::pass);
+  // 0.2 us on the same kernel is 10%: beyond the floor, a regression
+  EXPECT_EQ(compare_timing(base(2.0), timing(2.2), 3.0, kDefaultMinChangeUs).status, CheckStatus::fail);
+  // the floor never hides a large kernel's slowdown: 8% of 10 us is 0.8 us
+  EXPECT_EQ(compare_timing(base(10.0), timing(10.8), 3.0, kDefaultMinChangeUs).status, CheckStatus::fail);
+}
+
 KernelResources res(int regs, int spill_st, int spill_ld, int stack, int shared) {
   KernelResources r;
   r.registers = regs;
