@@ -47,7 +47,7 @@ ClassLandscape class_landscape(const task::TaskSpec& spec, const search::TuningD
     }
     int registers = -1;
     bool wrong = false;
-    const auto score = search::class_score(db, cls.shapes, params, &registers, &wrong);
+    const auto score = search::class_score(db, cls.shapes, params, &registers, &wrong, &cls.only_cases);
     if (score) {
       out.variants.push_back({params, *score, registers});
       candidates.push_back({params, *score, registers});

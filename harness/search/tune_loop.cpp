@@ -92,7 +92,8 @@ class Driver {
         cs.co.winner_registers = w->registers;
       }
       cs.co.complete = cs.finished;
-      cs.co.current_score = class_score(db_, cs.co.cls.shapes, cs.co.cls.current);
+      cs.co.current_score = class_score(db_, cs.co.cls.shapes, cs.co.cls.current, nullptr, nullptr,
+                                          &cs.co.cls.only_cases);
       out_.classes.push_back(std::move(cs.co));
     }
     out_.coverage = coverage(out_.classes, db_, shapes_);
@@ -178,7 +179,7 @@ class Driver {
       const Params p = space_.params_of(cs.co.space.valid[i]);
       int regs = -1;
       bool wrong = false;
-      const auto score = class_score(db_, cs.co.cls.shapes, p, &regs, &wrong);
+      const auto score = class_score(db_, cs.co.cls.shapes, p, &regs, &wrong, &cs.co.cls.only_cases);
       cs.strategy->tell(i, score);
       if (wrong) ++cs.co.wrong;
       if (refused_on_some_shape(cs.co.cls.shapes, p)) ++cs.co.refused;

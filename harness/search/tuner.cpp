@@ -24,25 +24,13 @@ Params default_params(const task::TaskSpec& spec) {
   return p;
 }
 
-// Index of the config class `shape` falls in (first whose `when` holds), -1 for none. With
-// `strict`, a class choice that depends on the flags or axes cannot be tuned per config class:
-// an error; without, the class of the first combination (what a per-shape class starts from).
-int config_class_of(const task::TaskSpec& spec, const task::ShapeSpec& shape, bool strict = true) {
-  int chosen = -2;
-  for (task::ExprEnv env : task::variant_envs(spec)) {
-    for (const auto& [k, v] : shape.dims) env[k] = v;
-    int found = -1;
-    for (size_t c = 0; c < spec.config_classes.size() && found < 0; ++c) {
-      const auto& cls = spec.config_classes[c];
-      if (cls.when.empty() || task::eval_bool(cls.when, env)) found = static_cast<int>(c);
-    }
-    if (!strict) return found;
-    if (chosen != -2 && found != chosen)
-      throw Error(fmt::format("shape {}: the config's classes depend on the flags or axes; tune with --classes shape",
-                              shape.name));
-    chosen = found;
+// Index of the first config class whose `when` holds in `env`, -1 for none (task/config.cpp's rule).
+int first_class(const task::TaskSpec& spec, const task::ExprEnv& env) {
+  for (size_t c = 0; c < spec.config_classes.size(); ++c) {
+    const auto& cls = spec.config_classes[c];
+    if (cls.when.empty() || task::eval_bool(cls.when, env)) return static_cast<int>(c);
   }
-  return chosen;
+  return -1;
 }
 
 std::string shape_when(const task::ShapeSpec& s) {
@@ -55,24 +43,47 @@ std::string shape_when(const task::ShapeSpec& s) {
 
 std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
                                      ClassMode mode) {
-  std::vector<ShapeClass> own, configured;
+  std::vector<ShapeClass> own, configured, rest;
   for (const auto& c : spec.config_classes)
-    configured.push_back(ShapeClass{c.name, c.when, {}, c.params, true, c.tuned_on, c.partial});
-  for (const auto* s : shapes) {
-    const int c = mode == ClassMode::config ? config_class_of(spec, *s) : -1;
-    if (c >= 0) {
-      configured[c].shapes.push_back(s);
-      continue;
-    }
-    Params current = default_params(spec);
-    if (const int fallback = config_class_of(spec, *s, false); fallback >= 0)
-      current = spec.config_classes[fallback].params;
-    std::string name = "shape-" + s->name;
+    configured.push_back(ShapeClass{c.name, c.when, {}, {}, c.params, true, c.tuned_on, c.partial});
+  auto own_name = [&](const task::ShapeSpec& s) {
+    std::string name = "shape-" + s.name;
     for (const auto& c : spec.config_classes)
       if (c.name == name) name += "-tuned";
-    own.push_back(ShapeClass{name, shape_when(*s), {s}, current, false});
+    return name;
+  };
+  for (const auto* s : shapes) {
+    // Each of the shape's cases (flags x axes; every dtype alike) to the first class that takes it.
+    std::map<int, std::set<std::string>> by_class;
+    int first_taken = -1;  // the class the shape's first case goes to: what a class of its own starts from
+    for (const auto& v : task::shape_variant_cases(spec, *s)) {
+      const int c = first_class(spec, v.env);
+      if (first_taken < 0) first_taken = c;
+      by_class[c].insert(v.labels.begin(), v.labels.end());
+    }
+    if (mode == ClassMode::config && !by_class.count(-1)) {
+      for (const auto& [c, labels] : by_class) {
+        configured[c].shapes.push_back(s);
+        if (by_class.size() > 1) configured[c].only_cases[s->name] = labels;
+      }
+      continue;
+    }
+    const Params current = first_taken >= 0 ? spec.config_classes[first_taken].params : default_params(spec);
+    if (mode == ClassMode::shape || by_class.size() == 1) {
+      own.push_back(ShapeClass{own_name(*s), shape_when(*s), {s}, {}, current, false});
+      continue;
+    }
+    // Some of the shape's cases are no class's: they get a class of their own, after the
+    // config's classes (which take the others first), written with the shape's dims only.
+    for (const auto& [c, labels] : by_class) {
+      ShapeClass& cls = c >= 0 ? configured[c] : rest.emplace_back(ShapeClass{own_name(*s), shape_when(*s), {}, {},
+                                                                              default_params(spec), false});
+      cls.shapes.push_back(s);
+      cls.only_cases[s->name] = labels;
+    }
   }
   own.insert(own.end(), configured.begin(), configured.end());
+  own.insert(own.end(), rest.begin(), rest.end());
   return own;
 }
 
@@ -105,18 +116,37 @@ std::optional<Candidate> select_winner(const std::vector<Candidate>& candidates,
   return *win;
 }
 
+std::optional<double> record_time(const DbRecord& r, const std::set<std::string>* labels, bool* wrong) {
+  auto bad = [&](const std::string& verdict) {
+    if (wrong && (verdict == "incorrect" || verdict == "failed")) *wrong = true;
+    return std::nullopt;
+  };
+  // A variant that never ran on the shape (a compile failure, a static-check refusal) has no
+  // cases to pick from: its verdict holds for every class.
+  if (!labels || r.cases.empty()) return r.correct() ? std::optional<double>(r.time_us) : bad(r.verdict);
+  double sum = 0;
+  size_t found = 0;
+  for (const DbCase& c : r.cases) {
+    if (!labels->count(c.label)) continue;
+    if (c.verdict != "correct" || c.time_us <= 0) return bad(c.verdict);
+    sum += c.time_us;
+    ++found;
+  }
+  if (found == 0) return std::nullopt;  // none of the class's cases in this record (another dtype set)
+  return sum;
+}
+
 std::optional<double> class_score(const TuningDb& db, const std::vector<const task::ShapeSpec*>& shapes,
-                                  const Params& params, int* registers, bool* wrong) {
+                                  const Params& params, int* registers, bool* wrong, const CaseSets* only) {
   double log_sum = 0;
   int regs = -1;
   for (const auto* s : shapes) {
     const DbRecord* r = db.find(s->name, params);
     if (!r) return std::nullopt;
-    if (!r->correct()) {
-      if (wrong && (r->verdict == "incorrect" || r->verdict == "failed")) *wrong = true;
-      return std::nullopt;
-    }
-    log_sum += std::log(r->time_us);
+    const auto it = only ? only->find(s->name) : CaseSets::const_iterator{};
+    const auto t = record_time(*r, only && it != only->end() ? &it->second : nullptr, wrong);
+    if (!t) return std::nullopt;
+    log_sum += std::log(*t);
     regs = std::max(regs, r->registers);
   }
   if (shapes.empty()) return std::nullopt;
@@ -134,10 +164,12 @@ std::vector<CoverageRow> coverage(const std::vector<ClassOutcome>& classes, cons
       row.shape = s->name;
       row.cls = co.cls.name;
       row.used = *co.winner;
-      if (const DbRecord* r = db.find(s->name, *co.winner)) row.used_us = r->time_us;
+      const auto only = co.cls.only_cases.find(s->name);
+      const std::set<std::string>* labels = only == co.cls.only_cases.end() ? nullptr : &only->second;
+      if (const DbRecord* r = db.find(s->name, *co.winner)) row.used_us = record_time(*r, labels).value_or(0);
       for (const DbRecord* r : db.records_for_shape(s->name))
-        if (r->correct() && (row.own_best_us == 0 || r->time_us < row.own_best_us)) {
-          row.own_best_us = r->time_us;
+        if (const auto t = record_time(*r, labels); t && (row.own_best_us == 0 || *t < row.own_best_us)) {
+          row.own_best_us = *t;
           row.own_best = r->params;
         }
       if (row.own_best_us > 0) row.loss_pct = 100.0 * (row.used_us / row.own_best_us - 1.0);

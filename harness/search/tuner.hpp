@@ -4,16 +4,21 @@
 // the same context is never measured again), winner selection and the coverage table.
 //
 // Shape classes (decided here, documented in TUNING_DB.md): by default the solution's config
-// classes, in file order, each shape joining the first class whose `when` holds (the rule
-// `ako run` uses to pick parameters, so a tuned class serves exactly the shapes it was tuned
-// on); shapes no class takes get a class of their own. --classes shape gives every shape its
-// own class. A class is tuned as one problem: its points are those valid on every one of its
-// shapes, and a point's score is the geometric mean of its IQMs over those shapes (the
-// same ranking as the mean loss against each shape's own best).
+// classes, in file order, each case (shape x flags x axes) joining the first class whose `when`
+// holds (the rule `ako run` uses to pick parameters, so a tuned class serves exactly the cases
+// it was tuned on): a class whose `when` names a flag or an axis takes only those cases of a
+// shape, and another class the rest. Shapes no class takes get a class of their own (cases of a
+// shape that only some classes take: a class of their own after the config's). --classes shape
+// gives every shape its own class. A class is tuned as one problem: its points are those valid
+// on every one of its shapes, and a point's score is the geometric mean over its shapes of the
+// sum of the IQMs of the class's cases there (the same ranking as the mean loss against each
+// shape's own best). A variant is measured on all of a shape's cases once (one database record)
+// and every class that takes some of them scores it from that record.
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,10 +29,14 @@
 
 namespace ako::search {
 
+// Shape name -> the labels of the cases (in every dtype of the spec) a class takes there.
+using CaseSets = std::map<std::string, std::set<std::string>>;
+
 struct ShapeClass {
   std::string name;
   std::string when;                          // empty: every case (the last resort class)
-  std::vector<const task::ShapeSpec*> shapes;  // the tuning set's shapes it takes
+  std::vector<const task::ShapeSpec*> shapes;  // the tuning set's shapes it takes (some or all cases)
+  CaseSets only_cases;                       // shapes of which it takes some cases only (absent: all)
   Params current;                            // the config's params for it (defaults if new)
   bool from_config = false;                  // an existing config class
   // The shapes an earlier tune measured `current` on (the config's tuned_on). A written config
@@ -147,9 +156,16 @@ struct CoverageRow {
 
 // Score of params over shapes from the database: the geometric mean of their IQMs (medians in records made before the IQM) when
 // every shape has a correct record; `registers` gets the most over them. `wrong` is set when
-// a record is incorrect or failed.
+// a record is incorrect or failed. With `only`, a shape it names counts the record's cases of
+// those labels only (their IQMs summed; each must be there and correct).
 std::optional<double> class_score(const TuningDb& db, const std::vector<const task::ShapeSpec*>& shapes,
-                                  const Params& params, int* registers = nullptr, bool* wrong = nullptr);
+                                  const Params& params, int* registers = nullptr, bool* wrong = nullptr,
+                                  const CaseSets* only = nullptr);
+
+// The time a record gives a class on its shape: the record's own (every case) when `labels` is
+// null, else the sum of its cases of those labels; nullopt when one of those is missing or not
+// correct (`wrong`: incorrect or failed) or there is none.
+std::optional<double> record_time(const DbRecord& r, const std::set<std::string>* labels, bool* wrong = nullptr);
 
 struct TuneOutcome {
   std::vector<ClassOutcome> classes;

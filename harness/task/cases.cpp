@@ -523,6 +523,17 @@ std::vector<ExprEnv> variant_envs(const TaskSpec& spec) {
   return out;
 }
 
+std::vector<ShapeVariant> shape_variant_cases(const TaskSpec& spec, const ShapeSpec& shape) {
+  const auto combos = variants(spec);
+  std::vector<ShapeVariant> out;
+  for (const Variant* v : shape_variants(spec, shape, combos, true)) {
+    ShapeVariant sv{case_env(shape, *v), {}};
+    for (DType dtype : spec.dtypes) sv.labels.push_back(make_label(shape.name, dtype, v->flags, v->axes));
+    out.push_back(std::move(sv));
+  }
+  return out;
+}
+
 std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter, const ParamOverrides& overrides,
                                bool with_checks) {
   check_overrides(spec, overrides);

@@ -12,6 +12,7 @@
 #include "model/arg.hpp"
 #include "model/axis.hpp"
 #include "model/buffer.hpp"
+#include "task/expr.hpp"
 #include "task/spec.hpp"
 
 namespace ako::task {
@@ -72,6 +73,16 @@ struct Case {
 // order) without dims: flags 0 / 1, integer axes as themselves, string axes as string_value.
 // What must hold for every variant (tuning constraints, config class choice) iterates these.
 std::vector<std::map<std::string, int64_t, std::less<>>> variant_envs(const TaskSpec& spec);
+
+// One flag and axis combination the task runs on a compare shape (its `when`), without params:
+// the environment a config class's `when` is evaluated in (dims, flags, axes) and its case
+// label in each of the spec's dtypes, in spec order. What `ako tune` splits a shape's cases
+// among config classes by (search/tuner.hpp).
+struct ShapeVariant {
+  ExprEnv env;
+  std::vector<std::string> labels;
+};
+std::vector<ShapeVariant> shape_variant_cases(const TaskSpec& spec, const ShapeSpec& shape);
 
 // Unknown shape names and dtypes the spec lacks are errors (ako::Error listing the known ones).
 // The shape filter selects benchmark shapes (compare cases); reference_check cases are governed

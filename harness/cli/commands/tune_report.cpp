@@ -58,7 +58,7 @@ void print_outcome(const search::TuneOutcome& o, const search::TuningDb& db) {
     if (co.cls.shapes.empty()) continue;
     std::string vs = "-", ref = "-";
     if (co.winner) {
-      if (auto cur = search::class_score(db, co.cls.shapes, co.cls.current))
+      if (auto cur = search::class_score(db, co.cls.shapes, co.cls.current, nullptr, nullptr, &co.cls.only_cases))
         vs = fmt::format("{:+.1f}%", 100.0 * (co.winner_score / *cur - 1.0));
       if (auto r = class_reference_us(db, co.cls, *co.winner)) ref = fmt::format("{:.2f}x", *r / co.winner_score);
     }
@@ -119,7 +119,8 @@ nlohmann::json summary_json(const TuneRunInfo& info, const search::TuneOutcome& 
            {"usable", co.usable},          {"wrong", co.wrong},       {"refused_static", co.refused},
            {"complete", co.complete},
            {"current", co.cls.current}};
-    if (auto cur = search::class_score(db, co.cls.shapes, co.cls.current)) c["current_us"] = *cur;
+    if (auto cur = search::class_score(db, co.cls.shapes, co.cls.current, nullptr, nullptr, &co.cls.only_cases))
+      c["current_us"] = *cur;
     if (co.winner) {
       c["winner"] = *co.winner;
       c["score_us"] = co.winner_score;

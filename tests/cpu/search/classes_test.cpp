@@ -1,10 +1,14 @@
 // Tune classes of a task whose config classes depend on an axis (tasks/scale_shift: the
-// per-token layouts have classes of their own): per config class it is refused with the way
-// out, per shape it tunes one class per shape starting from the first combination's params.
+// per-token layouts have classes of their own): per config class each shape's cases are split
+// among the classes, per shape it tunes one class per shape starting from the first combination's params.
+#include <algorithm>
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
 #include "search/tuner.hpp"
+#include "task/cases.hpp"
 #include "task/spec.hpp"
 #include "search_fixture.hpp"
 
@@ -15,14 +19,31 @@ const std::filesystem::path kRoot = AKO_SOURCE_DIR;
 
 using testing::all_shapes;
 
-TEST(TuneClasses, AxisDependentConfigClassesAreRefusedPerConfigClass) {
+TEST(TuneClasses, AxisDependentConfigClassesSplitEachShapesCases) {
+  // scale_shift's config sends the per-token layouts (lc, blc) to classes of their own: each
+  // shape's cases are split between those and the broadcast layouts' class, every case to
+  // exactly one class, as `ako run` picks them.
   const task::TaskSpec spec = task::load_task(kRoot, "scale_shift");
-  try {
-    make_classes(spec, all_shapes(spec), ClassMode::config);
-    FAIL() << "expected an Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("--classes shape"), std::string::npos) << e.what();
+  const auto shapes = all_shapes(spec);
+  const auto classes = make_classes(spec, shapes, ClassMode::config);
+  size_t split = 0;
+  for (const auto* s : shapes) {
+    std::set<std::string> all, seen;
+    for (const auto& v : task::shape_variant_cases(spec, *s)) all.insert(v.labels.begin(), v.labels.end());
+    for (const auto& c : classes) {
+      if (std::find(c.shapes.begin(), c.shapes.end(), s) == c.shapes.end()) continue;
+      const auto it = c.only_cases.find(s->name);
+      const std::set<std::string>& labels = it == c.only_cases.end() ? all : it->second;
+      if (it != c.only_cases.end()) ++split;
+      for (const auto& l : labels) {
+        EXPECT_TRUE(seen.insert(l).second) << l << " in two classes";
+        const bool per_token = l.find("layout=lc") != std::string::npos || l.find("layout=blc") != std::string::npos;
+        if (it != c.only_cases.end()) EXPECT_EQ(per_token, c.name.rfind("per-token", 0) == 0) << c.name << ": " << l;
+      }
+    }
+    EXPECT_EQ(seen, all) << s->name;
   }
+  EXPECT_GT(split, 0u);
 }
 
 TEST(TuneClasses, AxisDependentConfigClassesTunePerShape) {
