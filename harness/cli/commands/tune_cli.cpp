@@ -25,7 +25,8 @@ TuneCli::TuneCli(CLI::App& app) {
   cmd->add_option("--json", tune.json, "also write a summary (schema ako.tune-summary/1) to this file");
   cmd->add_option("--shapes", tune.shapes, "only these shapes, comma separated")->delimiter(',');
   cmd->add_option("--dtypes", tune.dtypes, "only these dtypes, comma separated")->delimiter(',');
-  cmd->add_option("--classes", tune.classes, "config: the config's classes (shapes no class takes get their own); shape: one class per shape")
+  cmd->add_option("--classes", tune.classes, "config: the config's classes, each case to the first whose `when` takes it (a class naming a flag or\n"
+                  "an axis takes those cases of a shape; cases no class takes get a class of their own); shape: one class per shape")
       ->capture_default_str()->check(CLI::IsMember({"config", "shape"}));
   cmd->add_option("--db", tune.db, "tuning database, JSON lines (default: bench/tuning/<task>.jsonl; with --replay: none)");
   cmd->add_option("--replay", tune.replay, "re-run the search on this recorded database instead of the GPU");

@@ -16,9 +16,13 @@ namespace ako::cli {
 
 namespace {
 
+// Its shapes, a shape of which it takes some cases only with their count: "text-512-cfg (8 cases)".
 std::string classes_shapes(const search::ShapeClass& c) {
   std::vector<std::string> names;
-  for (const auto* s : c.shapes) names.push_back(s->name);
+  for (const auto* s : c.shapes) {
+    const auto only = c.only_cases.find(s->name);
+    names.push_back(only == c.only_cases.end() ? s->name : fmt::format("{} ({} cases)", s->name, only->second.size()));
+  }
   return names.empty() ? std::string("-") : task::join_names(names, ",");
 }
 
@@ -45,7 +49,17 @@ std::optional<double> class_reference_us(const search::TuningDb& db, const searc
   for (const auto* s : cls.shapes) {
     const search::DbRecord* r = db.find(s->name, params);
     if (!r || r->reference_us <= 0) return std::nullopt;
-    log_sum += std::log(r->reference_us);
+    double ref = r->reference_us;
+    if (const auto only = cls.only_cases.find(s->name); only != cls.only_cases.end()) {
+      ref = 0;  // the class's own cases: their reference times
+      for (const auto& c : r->cases)
+        if (only->second.count(c.label)) {
+          if (c.reference_us <= 0) return std::nullopt;
+          ref += c.reference_us;
+        }
+      if (ref <= 0) return std::nullopt;
+    }
+    log_sum += std::log(ref);
   }
   if (cls.shapes.empty()) return std::nullopt;
   return std::exp(log_sum / static_cast<double>(cls.shapes.size()));

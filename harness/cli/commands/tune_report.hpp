@@ -25,8 +25,8 @@ struct UnseenShape {
 std::vector<UnseenShape> unseen_shapes(const task::TaskSpec& spec, const std::vector<task::ConfigClass>& classes,
                                        const std::vector<const task::ShapeSpec*>& tuned);
 
-// Geometric mean of the reference IQMs recorded with `params` over the class's shapes;
-// nullopt when one is unknown.
+// Geometric mean of the reference IQMs recorded with `params` over the class's shapes (of its own
+// cases where it takes some of a shape's only); nullopt when one is unknown.
 std::optional<double> class_reference_us(const search::TuningDb& db, const search::ShapeClass& cls,
                                          const search::Params& params);
 
