@@ -32,6 +32,20 @@ def largest_output(case):
     return max(outs) if outs else 0
 
 
+def write(args, head, task, run, peers, rows, complete):
+    """engine-timing-<task>.json as it stands (complete: every case timed); returns the document."""
+    doc = {**head, "task": task, "complete": complete, "config": run.config.name,
+           "peers": [{"name": "ako_port", "description": "ako's solution as `ako port` wrote it into SGLang, "
+                      "built with SGLang's JIT flags, called through tvm-ffi"}]
+           + [{"name": p.name, "description": p.description} for p in peers],
+           "cases": rows}
+    path = args.out / f"engine-timing-{task}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc, indent=1, default=str))
+    tmp.replace(path)
+    return doc
+
+
 def engine_timing(torch, runs, args, dev, failures, log):
     """Time every task case of every run; returns {task: the JSON document written}."""
     import peer_timing
@@ -49,7 +63,7 @@ def engine_timing(torch, runs, args, dev, failures, log):
             "copy_bandwidth_gbs": copy_gbs, "tolerance": {"atol": tol[0], "rtol": tol[1]} if tol else "task"}
     docs = {}
     for t, run in runs.items():
-        peers = [p for p in run.family.PEERS]
+        peers = list(run.family.PEERS)
         unavailable = {p.name: peer_timing.static_status(p) for p in peers}
         names = ["ako_port"] + [p.name for p in peers]
         rows = []
@@ -112,16 +126,11 @@ def engine_timing(torch, runs, args, dev, failures, log):
                 e = row["peers"][n]
                 e.update(verdict="correct", time=s, gbps=row["bytes"] / (s["iqm_us"] * 1e-6) / 1e9)
             rows.append(row)
+            write(args, head, t, run, peers, rows, complete=False)  # a run cut short keeps its cases
             us = "  ".join(f"{n} {row['peers'][n]['time']['iqm_us']:.2f}" for n in names if n in stats)
             log(f"  {t} {case.label:<70} {us}")
             del fns, tensors, bands, kt, want
             torch.cuda.empty_cache()
-        docs[t] = {**head, "task": t, "complete": True, "config": run.config.name,
-                   "peers": [{"name": "ako_port", "description": "ako's solution as `ako port` wrote it into SGLang, "
-                              "built with SGLang's JIT flags, called through tvm-ffi"}]
-                   + [{"name": p.name, "description": p.description} for p in peers],
-                   "cases": rows}
-        path = args.out / f"engine-timing-{t}.json"
-        path.write_text(json.dumps(docs[t], indent=1, default=str))
-        log(f"  {t}: {len(rows)} cases timed in {time.time() - t0:.0f} s; wrote {path}")
+        docs[t] = write(args, head, t, run, peers, rows, complete=True)
+        log(f"  {t}: {len(rows)} cases timed in {time.time() - t0:.0f} s; wrote engine-timing-{t}.json")
     return docs
