@@ -66,12 +66,13 @@ ScratchFolder::~ScratchFolder() {
   fs::remove(dir_, ec);   // only when empty
 }
 
-fs::path scratch_path(const std::string& command) {
-  return fs::temp_directory_path() / fmt::format("ako-{}-{}", command, ::getpid());
+fs::path scratch_path(const std::string& command, int part) {
+  return fs::temp_directory_path() /
+         (part < 0 ? fmt::format("ako-{}-{}", command, ::getpid()) : fmt::format("ako-{}-{}-{}", command, ::getpid(), part));
 }
 
 bool is_scratch_name(const std::string& name) {
-  static const std::regex pattern(R"(ako-(run|tune|iterate|sanitize)-[0-9]+(\.swept)?)");
+  static const std::regex pattern(R"(ako-(run|tune|iterate|sanitize)-[0-9]+(-[0-9]+)?(\.swept)?)");
   return std::regex_match(name, pattern);
 }
 

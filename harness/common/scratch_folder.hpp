@@ -36,11 +36,13 @@ class ScratchFolder {
 };
 
 // This process's scratch folder for `command` (run, tune, iterate, sanitize): $TMPDIR/ako-<command>-<pid>,
-// the name is_scratch_name knows.
-std::filesystem::path scratch_path(const std::string& command);
+// the name is_scratch_name knows; with `part` >= 0, $TMPDIR/ako-<command>-<pid>-<part>: one of
+// several of the process's at once (the lanes of `ako tune --gpus`, one folder each).
+std::filesystem::path scratch_path(const std::string& command, int part = -1);
 
-// Whether `name` is a scratch folder's: ako-run-N, ako-tune-N, ako-iterate-N, ako-sanitize-N
-// (and the same with ".swept", a sweep's own name for one it is removing).
+// Whether `name` is a scratch folder's: ako-run-N, ako-tune-N, ako-iterate-N, ako-sanitize-N,
+// each optionally with a part (ako-tune-N-P), and the same with ".swept", a sweep's own name for
+// one it is removing.
 bool is_scratch_name(const std::string& name);
 
 // Removes the scratch folders under `tmp` (owned by this user) whose mark no process holds;

@@ -260,7 +260,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     if (!opt_.run_worker) copt.worker_exe = worker_executable();
     if (opt_.pin_to_gpu) copt.extra_env.push_back("CUDA_VISIBLE_DEVICES=" + opt_.gpu_uuid);
     copt.case_timeout_s = opt_.case_timeout_s;
-    copt.scratch_dir = scratch_path("tune");
+    copt.scratch_dir = scratch_path("tune", opt_.lane_index);
     const ScratchFolder scratch(copt.scratch_dir);   // marked as this process's (common/scratch_folder.hpp)
     const int total = static_cast<int>(job.cases.size());
     exec::ClientCallbacks cb;

@@ -52,6 +52,9 @@ struct GpuEvaluatorOptions {
   std::string gpu_uuid;                  // the records' tag (also set with one GPU)
   bool pin_to_gpu = false;               // set CUDA_VISIBLE_DEVICES=<gpu_uuid> for the worker
   bool lane = false;                     // one of several: a fatal worker run throws LaneLost
+  // Several lanes in one process measure at once: each its own scratch folder (worker jobs and
+  // logs), ako-tune-<pid>-<lane_index>; -1: the process's one, ako-tune-<pid>.
+  int lane_index = -1;
   // Runs a batch's worker job. Empty: exec::run_worker with the ako-worker beside ako; the
   // CPU tests inject a fake to see what would have reached the GPU.
   std::function<exec::WorkerRun(const exec::WorkerJob&, const exec::ClientOptions&, const exec::ClientCallbacks&)>

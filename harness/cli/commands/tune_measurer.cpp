@@ -159,6 +159,7 @@ std::optional<Measurer> gpu_measurer(const TuneCommandOptions& opt, const task::
     lane.gpu_uuid = d.uuid;
     lane.pin_to_gpu = selected.size() > 1;
     lane.lane = several;
+    if (selected.size() > 1) lane.lane_index = static_cast<int>(m.gpus.size());  // its own scratch folder
     if (selected.size() > 1) lane.build.compile.jobs = std::max(1, jobs / static_cast<int>(selected.size()));
     m.gpus.push_back(std::make_unique<pipeline::GpuEvaluator>(spec, lane));
     m.lane_names.push_back(d.uuid.empty() ? fmt::format("GPU {}", d.ordinal) : d.uuid);

@@ -100,6 +100,20 @@ TEST_F(MultiGpuCli, GpusAllSplitsTheSearchOverEveryGpuAndMeasuresEachVariantOnce
   EXPECT_TRUE(has(again.out, "0 (variant, shape) pairs measured, 20 reused")) << again.out;
 }
 
+TEST_F(MultiGpuCli, LanesMeasuringAtOnceEachHaveAScratchFolderOfTheirOwn) {
+  // Each lane's share of the batch takes its worker about 3.5 s (about 7 (variant, shape) pairs x
+  // 2 cases x 250 ms): longer than a lane waits for a scratch folder another holds (2 s). With one folder for the
+  // process, the first lane to measure held it and the second gave up ("cannot take the scratch
+  // folder ...: another process holds it", seen on two H200s); each lane now has its own.
+  const Ran r = ako("--gpus all --strategy exhaustive", "AKO_FAKE_GPU_COUNT=3 AKO_FAKE_WORKER_CASE_MS=250");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_FALSE(has(r.out, "cannot take the scratch folder")) << r.out;
+  EXPECT_TRUE(has(r.out, "3 lanes (0 lost, 0 (variant, shape) pairs retried on another)")) << r.out;
+  EXPECT_EQ(expect_each_pair_once("correct").size(), 3u);
+  for (const auto& e : fs::directory_iterator(dir_))  // every lane's folder removed
+    EXPECT_NE(e.path().filename().string().rfind("ako-tune-", 0), 0u) << e.path();
+}
+
 TEST_F(MultiGpuCli, AGpuLostMidBatchHasItsVariantsRetriedByAnother) {
   const std::string env = "AKO_FAKE_GPU_COUNT=3 AKO_FAKE_WORKER_DIE_ON=" + fake_uuid(0, 1) +
                           " AKO_FAKE_WORKER_DIE_AFTER=2";

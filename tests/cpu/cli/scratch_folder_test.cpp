@@ -100,10 +100,11 @@ TEST_F(ScratchFolderTest, AFolderItsOwnerFinishedWithIsUnmarkedAndKeptOrGoneWhen
 }
 
 TEST_F(ScratchFolderTest, OnlyScratchNamesAreSwept) {
-  for (const char* name : {"ako-run-12", "ako-tune-3", "ako-iterate-44", "ako-sanitize-5", "ako-run-12.swept"})
+  for (const char* name : {"ako-run-12", "ako-tune-3", "ako-iterate-44", "ako-sanitize-5", "ako-run-12.swept",
+                           "ako-tune-3-1", "ako-tune-3-0.swept"})
     EXPECT_TRUE(is_scratch_name(name)) << name;
   for (const char* name : {"ako-cache-1000", "ako-jit-aB3xYz", "ako-run-", "ako-run-12x", "xako-run-1", "ako-gpu-tests",
-                           "ako-kill-test-abc123", "ako-report-12"})
+                           "ako-kill-test-abc123", "ako-report-12", "ako-tune-3-", "ako-tune-3-1-2"})
     EXPECT_FALSE(is_scratch_name(name)) << name;
   // Another name with an unheld mark inside: not a scratch folder, never touched.
   fs::create_directories(tmp_ / "ako-cache-1000");
