@@ -38,7 +38,9 @@ TEST(TuneClasses, AxisDependentConfigClassesSplitEachShapesCases) {
       for (const auto& l : labels) {
         EXPECT_TRUE(seen.insert(l).second) << l << " in two classes";
         const bool per_token = l.find("layout=lc") != std::string::npos || l.find("layout=blc") != std::string::npos;
-        if (it != c.only_cases.end()) EXPECT_EQ(per_token, c.name.rfind("per-token", 0) == 0) << c.name << ": " << l;
+        if (it != c.only_cases.end()) {
+          EXPECT_EQ(per_token, c.name.rfind("per-token", 0) == 0) << c.name << ": " << l;
+        }
       }
     }
     EXPECT_EQ(seen, all) << s->name;
