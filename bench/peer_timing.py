@@ -19,6 +19,7 @@ the engine would not run that kernel for the case) says why in its column; the r
 The JSON (schema ako.peer_bench/1) lists the cases with shape, dims, dtype, flags and axes, so
 scripts/compare_torch.py joins it with `ako run --json` of the same task on the same GPU."""
 import argparse
+import functools
 import importlib
 import importlib.util
 import json
@@ -121,6 +122,41 @@ def dry_run(spec, module, cases, peers):
                 print(f"    {p.name}: not applicable: {why}")
 
 
+def checked_peer(peer, case, bound, tensors_of, want_of, tolerance, unavailable, entry):
+    """The peer's callable on this case, run once and its outputs checked against want_of() (the
+    float64 reference) at `tolerance` (None: the task's); None when it cannot run here, `entry`
+    then saying why (unavailable, not_applicable, error). A peer found unavailable is remembered in
+    `unavailable` for the cases after. A wrong output marks `entry` incorrect and still returns the
+    callable: the caller decides whether to time it. tensors_of() gives the case's tensors, made
+    only for a peer that runs."""
+    import torch
+
+    from peers import check, sglang_loader
+    if unavailable[peer.name]:
+        entry.update(verdict="unavailable", reason=unavailable[peer.name])
+        return None
+    why = peer.applies(bound)
+    if why is not None:
+        entry.update(verdict="not_applicable", reason=why)
+        return None
+    try:
+        fn = peer.make(bound, tensors_of())
+        got = fn()
+        torch.cuda.synchronize()
+    except sglang_loader.Unavailable as e:
+        unavailable[peer.name] = str(e)
+        entry.update(verdict="unavailable", reason=unavailable[peer.name])
+        return None
+    except Exception as e:  # the peer's own failure, reported in its column
+        entry.update(verdict="error", reason=f"{type(e).__name__}: {e}".strip()[:500])
+        return None
+    bad = check.compare(case, bound, got, want_of(), tolerance)
+    del got
+    if bad:
+        entry.update(verdict="incorrect", reason=bad.pop("reason"), error=bad)
+    return fn
+
+
 def _finite(v):
     if isinstance(v, float) and not math.isfinite(v):
         return None
@@ -134,7 +170,7 @@ def _finite(v):
 def run(spec, module, cases, peers, args):
     import torch
 
-    from peers import check, sglang_loader, timing, torch_ops
+    from peers import sglang_loader, timing, torch_ops
     if not torch.cuda.is_available():
         sys.exit("peer_timing: no CUDA device (use --dry-run to list the cases)")
     timer = timing.Timer(args.samples, args.warmup, args.hot, args.timer)
@@ -158,35 +194,13 @@ def run(spec, module, cases, peers, args):
             print(f"{c.label:<56} cannot bind: {e}")
             continue
         tensors = torch_ops.make_tensors(c, seed=zlib.crc32(c.label.encode()))
-        want = None
+        # the float64 reference, computed for the first peer that runs, once
+        want = functools.lru_cache(maxsize=1)(lambda b=bound, t=tensors: module.reference(b, t))
         for p in peers:
             entry = row["peers"][p.name] = {}
-            why = p.applies(bound)
-            if unavailable[p.name]:
-                entry.update(verdict="unavailable", reason=unavailable[p.name])
+            fn = checked_peer(p, c, bound, lambda t=tensors: t, want, args.tolerance, unavailable, entry)
+            if fn is None or (entry.get("verdict") == "incorrect" and not args.time_incorrect):
                 continue
-            if why is not None:
-                entry.update(verdict="not_applicable", reason=why)
-                continue
-            try:
-                fn = p.make(bound, tensors)
-                got = fn()
-                torch.cuda.synchronize()
-            except sglang_loader.Unavailable as e:
-                unavailable[p.name] = str(e)
-                entry.update(verdict="unavailable", reason=unavailable[p.name])
-                continue
-            except Exception as e:  # the peer's own failure, reported in its column
-                entry.update(verdict="error", reason=f"{type(e).__name__}: {e}".strip()[:500])
-                continue
-            if want is None:
-                want = module.reference(bound, tensors)
-            bad = check.compare(c, bound, got, want, args.tolerance)
-            del got
-            if bad:
-                entry.update(verdict="incorrect", reason=bad.pop("reason"), error=bad)
-                if not args.time_incorrect:
-                    continue
             stats = timer.time(fn)
             entry.update(time=stats, gbps=row["bytes"] / (stats["iqm_us"] * 1e-6) / 1e9)
             entry.setdefault("verdict", "correct")

@@ -96,31 +96,10 @@ def engine_timing(torch, runs, args, dev, failures, log):
                 fns["ako_port"] = lambda fn=fn, kargs=kargs: fn(*kargs)
             for p in peers:
                 entry = row["peers"][p.name] = {}
-                why = p.applies(bound)
-                if unavailable[p.name]:
-                    entry.update(verdict="unavailable", reason=unavailable[p.name])
-                    continue
-                if why is not None:
-                    entry.update(verdict="not_applicable", reason=why)
-                    continue
-                own = make_tensors(case, seed, device=dev)
-                try:
-                    pf = p.make(bound, own)
-                    pgot = pf()
-                    torch.cuda.synchronize()
-                except sglang_loader.Unavailable as e:
-                    unavailable[p.name] = str(e)
-                    entry.update(verdict="unavailable", reason=unavailable[p.name])
-                    continue
-                except Exception as e:  # noqa: BLE001 (the peer's own failure, in its column)
-                    entry.update(verdict="error", reason=f"{type(e).__name__}: {e}".strip()[:300])
-                    continue
-                pbad = check.compare(case, bound, pgot, want, tol)
-                del pgot
-                if pbad:
-                    entry.update(verdict="incorrect", reason=pbad["reason"])
-                    continue
-                fns[p.name] = pf
+                pf = peer_timing.checked_peer(p, case, bound, lambda: make_tensors(case, seed, device=dev),
+                                              lambda w=want: w, tol, unavailable, entry)
+                if pf is not None and entry.get("verdict") != "incorrect":
+                    fns[p.name] = pf
             stats = timer.time_interleaved(fns)
             for n, s in stats.items():
                 e = row["peers"][n]
