@@ -155,8 +155,11 @@ def main(argv=None):
     ap.add_argument("--by-shape", action="store_true", help="one markdown row per shape")
     args = ap.parse_args(argv)
     for f in args.files:
-        with open(f) as fh:
-            doc = json.load(fh)
+        try:
+            with open(f) as fh:
+                doc = json.load(fh)
+        except (OSError, ValueError) as e:
+            sys.exit(f"engine_table: cannot read {f}: {e}")
         if doc.get("schema") != "ako.peer_bench/1" or not any(p["name"] == AKO for p in doc.get("peers", [])):
             sys.exit(f"engine_table: {f} is no engine timing (ako.peer_bench/1 with an '{AKO}' peer: "
                      "scripts/sglang_port_gpu.py --engine-timing writes it)")

@@ -83,6 +83,9 @@ class EngineTableTest(unittest.TestCase):
             with self.assertRaises(SystemExit) as e, contextlib.redirect_stdout(io.StringIO()):
                 engine_table.main([f])
             self.assertIn("no engine timing", str(e.exception))
+            with self.assertRaises(SystemExit) as e, contextlib.redirect_stdout(io.StringIO()):
+                engine_table.main([f"{t}/missing.json"])
+            self.assertIn("cannot read", str(e.exception))
 
 
 if __name__ == "__main__":
