@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "common/error.hpp"
+#include "task/config.hpp"
 #include "task/expr.hpp"
 
 namespace ako::search {
@@ -22,15 +23,6 @@ Params default_params(const task::TaskSpec& spec) {
   Params p;
   for (const auto& t : spec.solution.params) p[t.name] = t.values.front();
   return p;
-}
-
-// Index of the first config class whose `when` holds in `env`, -1 for none (task/config.cpp's rule).
-int first_class(const task::TaskSpec& spec, const task::ExprEnv& env) {
-  for (size_t c = 0; c < spec.config_classes.size(); ++c) {
-    const auto& cls = spec.config_classes[c];
-    if (cls.when.empty() || task::eval_bool(cls.when, env)) return static_cast<int>(c);
-  }
-  return -1;
 }
 
 std::string shape_when(const task::ShapeSpec& s) {
@@ -57,7 +49,7 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
     std::map<int, std::set<std::string>> by_class;
     int first_taken = -1;  // the class the shape's first case goes to: what a class of its own starts from
     for (const auto& v : task::shape_variant_cases(spec, *s)) {
-      const int c = first_class(spec, v.env);
+      const int c = task::first_matching_class(spec.config_classes, v.env);
       if (first_taken < 0) first_taken = c;
       by_class[c].insert(v.labels.begin(), v.labels.end());
     }

@@ -148,11 +148,16 @@ bool params_valid(const TaskSpec& spec, const std::map<std::string, int64_t>& pa
   }
 }
 
+int first_matching_class(const std::vector<ConfigClass>& classes, const ExprEnv& env) {
+  for (size_t i = 0; i < classes.size(); ++i)
+    if (classes[i].when.empty() || eval_bool(classes[i].when, env)) return static_cast<int>(i);
+  return -1;
+}
+
 ClassChoice choose_config_class(const TaskSpec& spec, const std::vector<ConfigClass>& classes, const ExprEnv& env,
                                 const std::string& shape) {
   ClassChoice out;
-  for (size_t i = 0; i < classes.size() && out.matched < 0; ++i)
-    if (classes[i].when.empty() || eval_bool(classes[i].when, env)) out.matched = static_cast<int>(i);
+  out.matched = first_matching_class(classes, env);
   out.index = out.matched;
   const bool any_tuned =
       std::any_of(classes.begin(), classes.end(), [](const ConfigClass& c) { return !c.tuned_on.empty(); });

@@ -33,6 +33,10 @@ struct ClassChoice {
 ClassChoice choose_config_class(const TaskSpec& spec, const std::vector<ConfigClass>& classes, const ExprEnv& env,
                                 const std::string& shape);
 
+// Index of the first class whose `when` holds in env (dims, flags, axes); -1 for none. The rule
+// choose_config_class starts from, and the one `ako tune` gives each case to a class by.
+int first_matching_class(const std::vector<ConfigClass>& classes, const ExprEnv& env);
+
 // Whether `params` can run on env (dims + flags): the solution's constraints hold and its
 // launch geometry is within CUDA's limits.
 bool params_valid(const TaskSpec& spec, const std::map<std::string, int64_t>& params, const ExprEnv& env);
