@@ -71,11 +71,23 @@ std::string axis_type_aliases(const TaskSpec& s) {
   return out;
 }
 
+bool classes_choose_by_dtype(const TaskSpec& s) {
+  for (const auto& config : s.configs)
+    for (const auto& c : config.classes)
+      if (!c.when.empty() && task::expr_identifiers(c.when).count("dtype")) return true;
+  return false;
+}
+
 std::vector<std::string> string_axis_values(const TaskSpec& s) {
   std::vector<std::string> out;
+  auto add = [&](const std::string& v) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  };
   for (const auto& a : s.axes)
-    for (const auto& v : a.strings)
-      if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    for (const auto& v : a.strings) add(v);
+  // After the axes' values, so that the codes the wrapper passes for axes do not move.
+  if (classes_choose_by_dtype(s))
+    for (DType d : s.dtypes) add(std::string(dtype_name(d)));
   return out;
 }
 
@@ -84,6 +96,15 @@ std::string string_codes_cpp(const TaskSpec& s) {
   if (values.empty()) return "";
   std::string out = "// The string axes' values as this code compares them; the wrapper passes these codes.\n";
   for (size_t i = 0; i < values.size(); ++i) out += fmt::format("inline constexpr int64_t ako_str_{} = {};\n", values[i], i);
+  if (classes_choose_by_dtype(s)) {
+    std::string code = "-1";
+    for (auto d = s.dtypes.rbegin(); d != s.dtypes.rend(); ++d)
+      code = fmt::format("std::is_same_v<DType, {}> ? ako_str_{} : {}", dtype_cuda_type(*d), dtype_name(*d), code);
+    out += fmt::format(
+        "// The case's dtype as a config class's `when` compares it (dtype == 'fp16').\n"
+        "template <typename DType>\ninline constexpr int64_t ako_dtype_code = {};\n",
+        code);
+  }
   return out;
 }
 

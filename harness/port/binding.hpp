@@ -39,7 +39,9 @@ std::string element_type(const task::TaskSpec& spec, const task::BufferSpec& b, 
 // The `elem_<buffer>` alias templates for the buffers whose dtype an axis chooses ("" if none).
 std::string axis_type_aliases(const task::TaskSpec& spec);
 
-// Every distinct value of the string axes, in declaration order: value i has code i.
+// Every distinct value of the string axes, in declaration order, then the spec's dtype names
+// when a config class chooses by `dtype` (string_codes_cpp then declares ako_dtype_code<DType>):
+// value i has code i.
 std::vector<std::string> string_axis_values(const task::TaskSpec& spec);
 // The constants ako_str_<value> = code ("" when the spec has no string axis).
 std::string string_codes_cpp(const task::TaskSpec& spec);

@@ -113,6 +113,7 @@ std::string host_expression(const task::TaskSpec& spec, const std::string& expr,
     if (has(spec.flags, id)) return scope.template_params ? flag_param(id) : "flag_" + id;
     if (is_axis(spec, id)) return scope.template_params ? flag_param(id) : "axis_" + id;
     if (is_function(id)) return scope.qualifier + "ako_" + id;
+    if (id == "dtype") return scope.qualifier + "ako_dtype_code<DType>";  // a config class's `when`
     return id;
   });
 }

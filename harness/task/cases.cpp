@@ -471,7 +471,7 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
   c.reference = instantiate(spec, spec.reference, "reference", env, c, {}, scalars, label);
 
   if (compare) {
-    ParamChoice choice = choose_params(spec, env, overrides, label, shape.name);
+    ParamChoice choice = choose_params(spec, class_env(env, dtype), overrides, label, shape.name);
     ExprEnv solution_env = env;
     for (const auto& [name, v] : choice.params) solution_env[name] = v;
     check_constraints(spec, solution_env, choice, label);
@@ -526,12 +526,16 @@ std::vector<ExprEnv> variant_envs(const TaskSpec& spec) {
 std::vector<ShapeVariant> shape_variant_cases(const TaskSpec& spec, const ShapeSpec& shape) {
   const auto combos = variants(spec);
   std::vector<ShapeVariant> out;
-  for (const Variant* v : shape_variants(spec, shape, combos, true)) {
-    ShapeVariant sv{case_env(shape, *v), {}};
-    for (DType dtype : spec.dtypes) sv.labels.push_back(make_label(shape.name, dtype, v->flags, v->axes));
-    out.push_back(std::move(sv));
-  }
+  const auto chosen = shape_variants(spec, shape, combos, true);
+  for (DType dtype : spec.dtypes)
+    for (const Variant* v : chosen)
+      out.push_back({class_env(case_env(shape, *v), dtype), {make_label(shape.name, dtype, v->flags, v->axes)}});
   return out;
+}
+
+ExprEnv class_env(ExprEnv env, DType dtype) {
+  env["dtype"] = string_value(dtype_name(dtype));
+  return env;
 }
 
 std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter, const ParamOverrides& overrides,

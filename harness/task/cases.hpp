@@ -74,10 +74,14 @@ struct Case {
 // What must hold for every variant (tuning constraints, config class choice) iterates these.
 std::vector<std::map<std::string, int64_t, std::less<>>> variant_envs(const TaskSpec& spec);
 
-// One flag and axis combination the task runs on a compare shape (its `when`), without params:
-// the environment a config class's `when` is evaluated in (dims, flags, axes) and its case
-// label in each of the spec's dtypes, in spec order. What `ako tune` splits a shape's cases
-// among config classes by (search/tuner.hpp).
+// The environment a config class's `when` is evaluated in: a case's dims, flags and axes, and
+// `dtype` as the string value of its name (`dtype == 'fp16'`).
+ExprEnv class_env(ExprEnv env, DType dtype);
+
+// One flag, axis and dtype combination the task runs on a compare shape (its `when`), without
+// params: the environment a config class's `when` is evaluated in (class_env) and its case
+// label, in expand_cases' order. What `ako tune` splits a shape's cases among config classes by
+// (search/tuner.hpp).
 struct ShapeVariant {
   ExprEnv env;
   std::vector<std::string> labels;

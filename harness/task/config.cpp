@@ -28,7 +28,12 @@ std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::file
     if (source) *source = text;
   }
 
-  const std::vector<std::string> when_names = expression_names(spec);
+  // A class may also choose by the case's dtype (`dtype == 'fp16'`): one kernel's best launch
+  // differs between fp16 and bf16 where their conversions cost differently.
+  std::vector<std::string> when_names = expression_names(spec);
+  when_names.push_back("dtype");
+  for (DType d : spec.dtypes)
+    if (const std::string v = fmt::format("'{}'", dtype_name(d)); !contains(when_names, v)) when_names.push_back(v);
   std::vector<std::string> param_names;
   for (const auto& p : spec.solution.params) param_names.push_back(p.name);
 
@@ -43,7 +48,7 @@ std::vector<ConfigClass> parse_config(const nlohmann::json& doc, const std::file
       if (other.name == cls.name) c["name"].fail(fmt::format("expected a unique class name, got \"{}\" again", cls.name));
     if (c["when"].present()) {
       cls.when = c["when"].non_empty_string();
-      check_expression(c["when"], cls.when, when_names, "a boolean expression over the dims, flags and axes");
+      check_expression(c["when"], cls.when, when_names, "a boolean expression over the dims, flags, axes and dtype");
     }
     if (c["params"].present()) {
       for (const auto& [name, value] : c["params"].members()) {

@@ -33,9 +33,9 @@ std::vector<UnseenShape> unseen_shapes(const task::TaskSpec& spec, const std::ve
   std::vector<UnseenShape> out;
   for (const auto& s : spec.shapes) {
     if (std::find(tuned.begin(), tuned.end(), &s) != tuned.end()) continue;
-    // The first variant: the class choice of the tuned configs never depends on flags or axes
-    // (tune refuses that).
-    task::ExprEnv env = task::variant_envs(spec).front();
+    // The first variant in the first dtype: the shape's first case, as the report names one
+    // class per shape (a class that splits cases by flag, axis or dtype is named by that case).
+    task::ExprEnv env = task::class_env(task::variant_envs(spec).front(), spec.dtypes.front());
     for (const auto& [k, v] : s.dims) env[k] = v;
     const task::ClassChoice cc = task::choose_config_class(spec, classes, env, s.name);
     out.push_back({s.name, cc.index >= 0 ? classes[cc.index].name : std::string(), cc.note});

@@ -186,6 +186,32 @@ TEST_F(PortV2, TypedAxesAreTemplateParametersDispatchedOverTheirValues) {
   EXPECT_TRUE(has(out, "head_dim 64: error out: extent 1 must be head_dim = 64, got 128\n")) << out;
 }
 
+// A config class that chooses by the case's dtype: the dispatch compares the DType template
+// argument's code, declared after the axes' codes (which the wrapper passes and must not move).
+TEST_F(PortV2, AConfigClassChoosingByDtypeDispatchesOnTheTemplateType) {
+  const json config = json::parse(R"({"schema": "ako.config/1", "source": "test",
+    "classes": [{"name": "fp16-128", "when": "dtype == 'fp16' && head_dim == 128", "params": {"BLOCK": 128}}]})");
+  const auto r = render(spec_of(norm_axes_doc(), std::string(kIncludes) + kNormKernel, config));
+  EXPECT_TRUE(has(r.kernel, "inline constexpr int64_t ako_str_layer = 0;\ninline constexpr int64_t ako_str_rms = 1;\n"
+                            "inline constexpr int64_t ako_str_bf16 = 2;\ninline constexpr int64_t ako_str_fp16 = 3;\n"))
+      << r.kernel;
+  EXPECT_TRUE(has(r.kernel, "inline constexpr int64_t ako_dtype_code = std::is_same_v<DType, __nv_bfloat16> ? ako_str_bf16 : "
+                            "std::is_same_v<DType, __half> ? ako_str_fp16 : -1;"));
+  EXPECT_TRUE(has(r.kernel, "if (ako_dtype_code<DType> == ako_str_fp16 && axis_head_dim == 128) return launch<DType, kAffine, kNorm, "
+                            "kHeadDim, 128>("));
+  EXPECT_TRUE(has(r.wrapper, "_AXIS_NORM = {\"layer\": 0, \"rms\": 1}\n")) << r.wrapper;
+  REQUIRE_NVCC();
+  const std::string out = compile_and_run(r.kernel, R"(
+  using namespace ako_port_norm_axes_host;
+  const auto o16 = T(0, {4, 128}, kF16), x16 = T(2048, {4, 128}, kF16);
+  const auto o = T(0, {4, 128}, kBf16), x = T(2048, {4, 128}, kBf16);
+  attempt("fp16", [&] { AkoNormAxesKernel<false, ako_str_rms, 128, __half>::run(o16, x16, x16, x16, 1e-6f); });
+  attempt("bf16", [&] { AkoNormAxesKernel<false, ako_str_rms, 128, __nv_bfloat16>::run(o, x, x, x, 1e-6f); });
+)");
+  EXPECT_TRUE(has(out, "fp16: launch grid=4,1,1 block=128,1,1")) << out;
+  EXPECT_TRUE(has(out, "bf16: launch grid=4,1,1 block=64,1,1")) << out;
+}
+
 // The ported device section compiles with NVRTC for sm_90a on its own, and the name ako gives an
 // instantiation (the string axis's value spelled as the solution's name) finds it in the port's
 // namespace.

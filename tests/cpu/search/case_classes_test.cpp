@@ -1,12 +1,15 @@
-// Config classes that split a shape's cases by a flag or an axis (`when: "weight"`): each class
+// Config classes that split a shape's cases by a flag, an axis or the dtype (`when: "weight"`,
+// `"dtype == 'fp16'"`): each class
 // takes the cases whose `when` it is the first to hold, is scored on those cases only (their IQMs
 // in the shape's one record), and the written config runs each case on its own class's winner.
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include <gtest/gtest.h>
 
 #include "common/atomic_file.hpp"
+#include "common/error.hpp"
 #include "search/space.hpp"
 #include "search/tuner.hpp"
 #include "search_fixture.hpp"
@@ -37,8 +40,12 @@ std::vector<const task::ShapeSpec*> two_shapes(const task::TaskSpec& spec) {
 // A landscape whose weighted cases are fastest at BLOCK 256 and the unweighted ones at BLOCK
 // 512 (a whole-shape score prefers 512: the unweighted cases weigh more), every other param
 // neutral; with `fail_unweighted_at`, the unweighted cases of that BLOCK fail.
+// `first_group` says which cases are the fast-at-256 ones (default: the weighted).
+using CaseGroup = std::function<bool(const task::ShapeVariant&)>;
+bool is_weighted(const task::ShapeVariant& v) { return v.env.at("weight") == 1; }
+
 void write_split_landscape(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
-                           const fs::path& file, int64_t fail_unweighted_at = 0) {
+                           const fs::path& file, int64_t fail_unweighted_at = 0, const CaseGroup& first_group = is_weighted) {
   fs::remove(file);
   TuningDb db(file, synthetic_context());
   const Space space(spec);
@@ -51,7 +58,7 @@ void write_split_landscape(const task::TaskSpec& spec, const std::vector<const t
       r.registers = model_registers(r.params);
       const double block = static_cast<double>(r.params.at("BLOCK"));
       for (const auto& v : variants) {
-        const bool weighted = v.env.at("weight") == 1;
+        const bool weighted = first_group(v);
         for (const auto& label : v.labels) {
           DbCase c;
           c.label = label;
@@ -158,6 +165,67 @@ TEST(CaseClasses, EachClassWinsOnItsCasesAndTheWrittenConfigRunsThem) {
   for (const auto& c : cases) {
     EXPECT_EQ(c.params.at("BLOCK"), c.flags.at("weight") ? 256 : 512) << c.label();
     EXPECT_EQ(c.config_class, c.flags.at("weight") ? "weighted" : "rest") << c.label();
+  }
+}
+
+TEST(CaseClasses, AClassNamingTheDtypeTakesThatDtypesCases) {
+  task::TaskSpec spec = real_spec();
+  spec.config_classes = {config_class("half", "dtype == 'fp16'", 128), config_class("rest", "", 128)};
+  const auto shapes = two_shapes(spec);
+  const auto classes = make_classes(spec, shapes, ClassMode::config);
+  ASSERT_EQ(classes.size(), 2u);
+  for (const auto& c : classes)
+    for (const auto* s : shapes) {
+      const std::string d = c.name == "half" ? " fp16" : " bf16";
+      EXPECT_EQ(c.only_cases.at(s->name), (std::set<std::string>{s->name + d + " weight", s->name + d + " noweight"}))
+          << c.name;
+    }
+}
+
+// fp16's cases fastest at BLOCK 256, bf16's at 512: each dtype's class wins its own, the written
+// config runs each case on its dtype's winner, and a dtype the config does not know is refused.
+TEST(CaseClasses, EachDtypeClassWinsOnItsCasesAndTheWrittenConfigRunsThem) {
+  ScratchDir dir("dtype-classes");
+  const fs::path ws = dir.workspace();
+  task::TaskSpec spec = real_spec(ws);
+  spec.config_classes = {config_class("half", "dtype == 'fp16'", 128), config_class("rest", "", 128)};
+  const auto shapes = two_shapes(spec);
+  const fs::path land = dir.path() / "landscape.jsonl";
+  const int64_t fp16 = task::string_value("fp16");
+  write_split_landscape(spec, shapes, land, 0, [&](const task::ShapeVariant& v) { return v.env.at("dtype") == fp16; });
+  ReplayEvaluator ev(land, synthetic_context());
+  TuningDb db("", synthetic_context());
+  TuneOptions opt;
+  opt.strategy.name = "exhaustive";
+  const TuneOutcome o = tune(spec, shapes, ClassMode::config, opt, ev, db);
+  ASSERT_EQ(o.classes.size(), 2u);
+  ASSERT_TRUE(o.classes[0].winner && o.classes[1].winner);
+  EXPECT_EQ(o.classes[0].winner->at("BLOCK"), 256);
+  EXPECT_EQ(o.classes[1].winner->at("BLOCK"), 512);
+
+  const nlohmann::json doc = config_document(o, "ako tune test");
+  EXPECT_EQ(doc["classes"][0]["when"], "dtype == 'fp16'");
+  write_file_atomically(ws / spec.solution.config / task::device_config_file_name("Synthetic H100"), doc.dump(2));
+  task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
+  ASSERT_FALSE(task::use_device_config(tuned, "Synthetic H100", task::kDeviceFromGpu).fallback);
+  task::CaseFilter only;
+  for (const auto* s : shapes) only.shapes.push_back(s->name);
+  const auto cases = task::expand_cases(tuned, only, {}, false);
+  ASSERT_EQ(cases.size(), 8u);
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.params.at("BLOCK"), c.dtype == DType::fp16 ? 256 : 512) << c.label();
+    EXPECT_EQ(c.config_class, c.dtype == DType::fp16 ? "half" : "rest") << c.label();
+  }
+
+  nlohmann::json bad = doc;
+  bad["classes"][0]["when"] = "dtype == 'fp8'";
+  write_file_atomically(ws / spec.solution.config / task::device_config_file_name("Synthetic H100"), bad.dump(2));
+  try {
+    task::load_task(ws, "rmsnorm");
+    FAIL() << "expected a SpecError";
+  } catch (const SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("compares with 'fp8', which is no axis's value"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'fp16'"), std::string::npos) << e.what();
   }
 }
 

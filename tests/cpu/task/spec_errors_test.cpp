@@ -140,7 +140,7 @@ TEST_P(MalformedConfig, NamesConfigFileFieldAndExpectation) {
 const BadSpec kBadConfigs[] = {
     {"param value not allowed", [](json& c) { c["classes"][0]["params"]["BLOCK"] = 48; }, "classes[0].params.BLOCK", "expected one of 32, 64, 128, 256, 512, 1024 (the allowed values in"},
     {"unknown param", [](json& c) { c["classes"][1]["params"]["WARPS"] = 4; }, "classes[1].params.WARPS", "unknown parameter; expected one of the solution's params (BLOCK, "},
-    {"when over an unknown name", [](json& c) { c["classes"][0]["when"] = "heads > 2"; }, "classes[0].when", "uses unknown identifier 'heads' (known: rows, cols, weight)"},
+    {"when over an unknown name", [](json& c) { c["classes"][0]["when"] = "heads > 2"; }, "classes[0].when", "uses unknown identifier 'heads' (known: rows, cols, weight, dtype)"},
     {"when with a syntax error", [](json& c) { c["classes"][0]["when"] = "cols <="; }, "classes[0].when", "got the end"},
     {"when uses a param", [](json& c) { c["classes"][0]["when"] = "BLOCK > 2"; }, "classes[0].when", "unknown identifier 'BLOCK'"},
     {"wrong schema", [](json& c) { c["schema"] = "ako.task/1"; }, "schema", "expected \"ako.config/1\", got \"ako.task/1\""},
