@@ -234,7 +234,7 @@ int poll_timeout_ms(const std::vector<Child>& running) {
 // child that needs it waits forever. A second fork will not find the same lock held; a program
 // that is merely slow times out twice.
 std::vector<Reaped> run_children(const std::vector<const PreparedRequest*>& tasks, const fs::path& dir, size_t jobs,
-                                 const Limits& limits) {
+                                 const Limits& limits, const std::function<bool()>& stop) {
   std::vector<Reaped> results(tasks.size());
   std::vector<Child> running;
   std::vector<size_t> retry;  // tasks whose first child timed out
@@ -245,6 +245,11 @@ std::vector<Reaped> run_children(const std::vector<const PreparedRequest*>& task
       running.push_back(spawn(*tasks[retry.back()], dir, retry.back(), limits));
       running.back().attempt = 2;
       retry.pop_back();
+    }
+    if (next < tasks.size() && running.size() < jobs && stop && stop()) {
+      for (; next < tasks.size(); ++next)
+        results[next].error = "compile_not_started: " + tasks[next]->request.display_name + ": not compiled: stopped first";
+      continue;  // the loop's condition again: nothing may be running now (no poll on no children)
     }
     while (running.size() < jobs && next < tasks.size()) {
       running.push_back(spawn(*tasks[next], dir, next, limits));
@@ -318,6 +323,7 @@ std::string compile_fault(const std::string& error) {
   if (error.empty()) return {};
   if (error.rfind("compile_timeout: ", 0) == 0) return "compile_timeout";
   if (error.rfind("compile_out_of_memory: ", 0) == 0) return "compile_out_of_memory";
+  if (error.rfind("compile_not_started: ", 0) == 0) return "compile_not_started";
   return "compile_error";
 }
 
@@ -371,7 +377,7 @@ BatchResult compile_all(const std::vector<CompileRequest>& reqs, const CompileOp
     for (auto* u : misses) tasks.push_back(&u->prepared);
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     const size_t jobs = opt.jobs > 0 ? static_cast<size_t>(opt.jobs) : static_cast<size_t>(std::max(1L, cpus));
-    auto results = run_children(tasks, dir, jobs, limits);
+    auto results = run_children(tasks, dir, jobs, limits, opt.stop);
     for (size_t t = 0; t < misses.size(); ++t) {
       auto* u = misses[t];
       Reaped& r = results[t];

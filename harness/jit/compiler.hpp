@@ -11,6 +11,7 @@
 // swapped entry is a miss, rebuilt, never run. The cache is capped in size (least recently used
 // entries pruned after writes; disk_cache.hpp, cache_usage.hpp).
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -59,6 +60,10 @@ struct CompileOptions {
   // Size cap of the cache directory, applied after compile_all() wrote entries (least recently
   // used first; cache_usage.hpp). nullopt: $AKO_CACHE_MAX_SIZE, else 2 GiB. 0: no cap.
   std::optional<unsigned long long> cache_max_bytes;
+  // Checked before each compiler process starts: once it holds, the programs not yet started
+  // are left uncompiled with an error that begins "compile_not_started: " (compile_fault), and
+  // nothing of theirs is cached. `ako tune --time` ends a batch's compiles this way.
+  std::function<bool()> stop;
 };
 
 // Thrown when NVRTC rejects a program; what() holds the log, whose lines already read

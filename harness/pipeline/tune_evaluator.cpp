@@ -35,6 +35,7 @@ struct Variant {
   jit::CompiledModule module;
   int registers = -1;
   std::string error;                     // not measurable: invalid or does not compile
+  bool not_started = false;              // not compiled: the stop held first (nothing recorded)
 };
 
 struct GpuBatch : search::PreparedBatch {
@@ -194,10 +195,18 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
     reqs.push_back(std::move(r));
     req_variant.push_back(i);
   }
-  const jit::BatchResult br = jit::compile_all(reqs, opt_.build.compile);
+  jit::CompileOptions solution_compile = opt_.build.compile;
+  solution_compile.stop = compile_stop_;
+  const jit::BatchResult br = jit::compile_all(reqs, solution_compile);
   add_cache_notes(br.notes);
   for (size_t k = 0; k < reqs.size(); ++k) {
     Variant& v = out->variants[req_variant[k]];
+    if (!br.errors[k].empty() && jit::compile_fault(br.errors[k]) == "compile_not_started") {
+      v.error = br.errors[k];
+      v.not_started = true;
+      ++not_started;
+      continue;
+    }
     if (!br.errors[k].empty()) {
       ++compile_errors;
       const std::string& e = br.errors[k];
@@ -223,7 +232,8 @@ namespace {
 // its shapes (no cases ran, no time); one that did not is failed, as in a measured tune.
 std::vector<search::DbRecord> compile_only_records(const std::vector<Variant>& vs, const std::string& gpu_uuid) {
   std::vector<search::DbRecord> out;
-  for (const Variant& v : vs)
+  for (const Variant& v : vs) {
+    if (v.not_started) continue;  // never compiled: a resumed tune asks it again
     for (const auto* s : v.req.shapes) {
       search::DbRecord rec;
       rec.shape = s->name;
@@ -235,6 +245,7 @@ std::vector<search::DbRecord> compile_only_records(const std::vector<Variant>& v
       rec.gpu_uuid = gpu_uuid;
       out.push_back(std::move(rec));
     }
+  }
   return out;
 }
 
@@ -296,6 +307,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
   std::vector<search::DbRecord> out;
   for (size_t i = 0; i < vs.size(); ++i) {
     const Variant& v = vs[i];
+    if (v.not_started) continue;  // never compiled: a resumed tune asks it again
     if (!lost.empty() && !std::all_of(results[i].begin(), results[i].end(), finished_by_worker)) continue;
     bool all_correct = v.error.empty(), all_timed = v.error.empty();
     for (const auto* s : v.req.shapes) {

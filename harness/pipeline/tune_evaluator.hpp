@@ -75,6 +75,12 @@ class GpuEvaluator : public search::Evaluator {
   std::atomic<size_t> compiled{0}, compile_errors{0};
   std::atomic<size_t> refused_static{0};  // compiled, then refused by the static checks
   std::atomic<size_t> validated{0}, correct{0}, timed{0}, cases_run{0};
+  // Variants whose compile had not started when the stop set by set_compile_stop held: nothing
+  // is recorded for them, so a resumed tune asks them again.
+  std::atomic<size_t> not_started{0};
+  // Checked before each solution variant's compile starts (`ako tune --time`); the reference
+  // and support kernels are always built.
+  void set_compile_stop(std::function<bool()> stop) { compile_stop_ = std::move(stop); }
   std::optional<DeviceInfo> device;
   search::ReferenceTimes references;
   // Per case event inside a batch (tuner's thread): "validating" or "timing".
@@ -88,6 +94,7 @@ class GpuEvaluator : public search::Evaluator {
   std::vector<std::string> cache_notes_;
   const task::TaskSpec& spec_;
   GpuEvaluatorOptions opt_;
+  std::function<bool()> compile_stop_;
 };
 
 }  // namespace ako::pipeline

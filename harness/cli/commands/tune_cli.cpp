@@ -21,7 +21,7 @@ TuneCli::TuneCli(CLI::App& app) {
       ->capture_default_str()->check(CLI::IsMember({"exhaustive", "random", "evolve"}));
   cmd->add_option("--budget", tune.budget, "variants to evaluate per class: N, or P% of its valid points (default: no limit)");
   cmd->add_option("--batch", tune.batch, "variants compiled and measured per batch, split over the GPUs (default: 32 for evolve, 128 per GPU otherwise)");
-  cmd->add_option("--time", tune.time, "wall budget, e.g. 300, 300s, 5m, 1.5h: no new batch starts after it; rerun to resume");
+  cmd->add_option("--time", tune.time, "wall budget, e.g. 300, 300s, 5m, 1.5h: no new batch starts after it and no more of the current batch's variants start compiling (those are not recorded); rerun to resume");
   cmd->add_option("--json", tune.json, "also write a summary (schema ako.tune-summary/1) to this file");
   cmd->add_option("--shapes", tune.shapes, "only these shapes, comma separated")->delimiter(',');
   cmd->add_option("--dtypes", tune.dtypes, "only these dtypes, comma separated")->delimiter(',');

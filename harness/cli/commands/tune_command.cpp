@@ -212,6 +212,8 @@ int tune_command(const TuneCommandOptions& opt) {
   to.compile_only = m.compile_only;
   if (opt.add_lanes) opt.add_lanes(m);
   finish_lanes(m);
+  // --time also ends a batch's compiles: a fresh machine's first batch can take minutes.
+  for (auto& g : m.gpus) g->set_compile_stop([&] { return budget_clock.expired(); });
   // Exhaustive and random ignore scores: a batch per GPU keeps each GPU's worker as busy as one
   // GPU's is. Evolve keeps its batch (the search stays what it is on one GPU), split over them.
   if (opt.batch == 0 && opt.strategy != "evolve" && m.lanes() > 1) to.batch *= m.lanes();
@@ -252,6 +254,10 @@ int tune_command(const TuneCommandOptions& opt) {
                "its winner so far measured more than 1% faster than them (either way marked \"partial\" where its params were measured). "
                "Run the same command again to resume from {}\n",
                search::format_duration(time_budget.value_or(0)), m.db_file.empty() ? "(no database)" : m.db_file.string());
+  if (m.not_started() > 0)
+    fmt::print("NOT COMPILED: {} variant(s) of the last batch: the time budget ran out before their compile started; "
+               "nothing is recorded for them, so a resumed tune asks them again\n",
+               m.not_started());
 
   if (!opt.json.empty()) {
     TuneRunInfo info{spec.name, opt.strategy, opt.budget, m.db_file.string(), opt.seed, wall, time_budget,

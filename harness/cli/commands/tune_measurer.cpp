@@ -211,6 +211,7 @@ AKO_SUM(validated)
 AKO_SUM(correct)
 AKO_SUM(timed)
 AKO_SUM(cases_run)
+AKO_SUM(not_started)
 #undef AKO_SUM
 
 size_t Measurer::references_timed() const {

@@ -32,7 +32,7 @@ struct Measurer {
   size_t lanes() const { return gpus.size() + remote.size(); }
   // The GPU lanes' counters, summed.
   size_t compiled() const, compile_errors() const, refused_static() const, validated() const, correct() const,
-      timed() const, cases_run() const, references_timed() const;
+      timed() const, cases_run() const, references_timed() const, not_started() const;
   std::vector<std::string> cache_notes() const;
 };
 

@@ -114,6 +114,30 @@ TEST_F(MultiGpuCli, LanesMeasuringAtOnceEachHaveAScratchFolderOfTheirOwn) {
     EXPECT_NE(e.path().filename().string().rfind("ako-tune-", 0), 0u) << e.path();
 }
 
+// `--time` also ends the compiles of a batch under way (a fresh machine's first batch once
+// compiled for 260 s of a 200 s budget and recorded nothing): one compile at a time from a cold
+// cache and a one-second budget leave most of the batch of 10 uncompiled. Nothing is recorded
+// for those (no "failed" lines), and the resumed tune compiles and measures exactly them.
+TEST_F(MultiGpuCli, TheTimeBudgetEndsABatchsCompilesAndTheResumeAsksTheRestAgain) {
+  const Ran r = ako("--strategy exhaustive --batch 10 -j 1 --time 1", "AKO_FAKE_GPU_COUNT=1");
+  EXPECT_NE(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "STOPPED: the time budget (1s) ran out")) << r.out;
+  EXPECT_TRUE(has(r.out, "NOT COMPILED: ")) << r.out;
+  EXPECT_TRUE(has(r.out, "a resumed tune asks them again")) << r.out;
+  const size_t first = fs::exists(db()) ? lines().size() : 0;
+  EXPECT_LT(first, 2u * kVariants) << r.out;
+  if (first > 0) {
+    for (const auto& l : lines()) EXPECT_EQ(l["verdict"], "correct") << l.dump();
+  }
+
+  const Ran resumed = ako("--strategy exhaustive", "AKO_FAKE_GPU_COUNT=1");
+  ASSERT_EQ(resumed.status, 0) << resumed.out;
+  EXPECT_TRUE(has(resumed.out, fmt::format("{} (variant, shape) pairs measured, {} reused", 2 * kVariants - first, first)))
+      << resumed.out;
+  EXPECT_FALSE(has(resumed.out, "NOT COMPILED")) << resumed.out;
+  expect_each_pair_once("correct");
+}
+
 TEST_F(MultiGpuCli, AGpuLostMidBatchHasItsVariantsRetriedByAnother) {
   const std::string env = "AKO_FAKE_GPU_COUNT=3 AKO_FAKE_WORKER_DIE_ON=" + fake_uuid(0, 1) +
                           " AKO_FAKE_WORKER_DIE_AFTER=2";
