@@ -141,8 +141,9 @@ class TaskRun:
         """The class the ported dispatch picks for the case (first whose `when` holds) and its
         params, missing ones (and a case no class takes) at the first allowed value."""
         first = {p: vals[0] for p, vals in self.spec["solution"].get("params", {}).items()}
+        env = {**case.env(), "dtype": case.dtype}  # a class may choose by dtype (tasks/README.md)
         for cl in self.classes:
-            if not cl.get("when") or self.expr.holds(cl["when"], case.env()):
+            if not cl.get("when") or self.expr.holds(cl["when"], env):
                 return cl["name"], {**first, **cl["params"]}
         return None, first
 
