@@ -75,6 +75,28 @@ void write_split_landscape(const task::TaskSpec& spec, const std::vector<const t
   }
 }
 
+// An exhaustive tune of the config's classes, replayed from the landscape file.
+TuneOutcome replay_tune(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
+                        const fs::path& landscape) {
+  ReplayEvaluator ev(landscape, synthetic_context());
+  TuningDb db("", synthetic_context());
+  TuneOptions opt;
+  opt.strategy.name = "exhaustive";
+  return tune(spec, shapes, ClassMode::config, opt, ev, db);
+}
+
+// `doc` written as the synthetic device's config in workspace `ws`, the task loaded with it and
+// the shapes' compare cases expanded, as `ako run` would run them.
+std::vector<task::Case> cases_with_config(const fs::path& ws, const task::TaskSpec& spec, const nlohmann::json& doc,
+                                          const std::vector<const task::ShapeSpec*>& shapes) {
+  write_file_atomically(ws / spec.solution.config / task::device_config_file_name("Synthetic H100"), doc.dump(2));
+  task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
+  EXPECT_FALSE(task::use_device_config(tuned, "Synthetic H100", task::kDeviceFromGpu).fallback);
+  task::CaseFilter only;
+  for (const auto* s : shapes) only.shapes.push_back(s->name);
+  return task::expand_cases(tuned, only, {}, false);
+}
+
 TEST(CaseClasses, AClassNamingAFlagTakesThoseCasesAndTheNextClassTheRest) {
   task::TaskSpec spec = real_spec();
   spec.config_classes = {config_class("weighted", "weight", 128), config_class("rest", "", 128)};
@@ -138,11 +160,7 @@ TEST(CaseClasses, EachClassWinsOnItsCasesAndTheWrittenConfigRunsThem) {
   const auto shapes = two_shapes(spec);
   const fs::path land = dir.path() / "landscape.jsonl";
   write_split_landscape(spec, shapes, land, /*fail_unweighted_at=*/256);
-  ReplayEvaluator ev(land, synthetic_context());
-  TuningDb db("", synthetic_context());
-  TuneOptions opt;
-  opt.strategy.name = "exhaustive";
-  const TuneOutcome o = tune(spec, shapes, ClassMode::config, opt, ev, db);
+  const TuneOutcome o = replay_tune(spec, shapes, land);
   ASSERT_EQ(o.classes.size(), 2u);
   ASSERT_TRUE(o.classes[0].winner && o.classes[1].winner);
   // BLOCK 256 wins the weighted cases although its unweighted cases failed; 512 the others
@@ -155,12 +173,7 @@ TEST(CaseClasses, EachClassWinsOnItsCasesAndTheWrittenConfigRunsThem) {
 
   const nlohmann::json doc = config_document(o, "ako tune test");
   EXPECT_EQ(doc["classes"][0]["when"], "weight");
-  write_file_atomically(ws / spec.solution.config / task::device_config_file_name("Synthetic H100"), doc.dump(2));
-  task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
-  ASSERT_FALSE(task::use_device_config(tuned, "Synthetic H100", task::kDeviceFromGpu).fallback);
-  task::CaseFilter only;
-  for (const auto* s : shapes) only.shapes.push_back(s->name);
-  const auto cases = task::expand_cases(tuned, only, {}, false);
+  const auto cases = cases_with_config(ws, spec, doc, shapes);
   ASSERT_EQ(cases.size(), 8u);
   for (const auto& c : cases) {
     EXPECT_EQ(c.params.at("BLOCK"), c.flags.at("weight") ? 256 : 512) << c.label();
@@ -193,11 +206,7 @@ TEST(CaseClasses, EachDtypeClassWinsOnItsCasesAndTheWrittenConfigRunsThem) {
   const fs::path land = dir.path() / "landscape.jsonl";
   const int64_t fp16 = task::string_value("fp16");
   write_split_landscape(spec, shapes, land, 0, [&](const task::ShapeVariant& v) { return v.env.at("dtype") == fp16; });
-  ReplayEvaluator ev(land, synthetic_context());
-  TuningDb db("", synthetic_context());
-  TuneOptions opt;
-  opt.strategy.name = "exhaustive";
-  const TuneOutcome o = tune(spec, shapes, ClassMode::config, opt, ev, db);
+  const TuneOutcome o = replay_tune(spec, shapes, land);
   ASSERT_EQ(o.classes.size(), 2u);
   ASSERT_TRUE(o.classes[0].winner && o.classes[1].winner);
   EXPECT_EQ(o.classes[0].winner->at("BLOCK"), 256);
@@ -205,12 +214,7 @@ TEST(CaseClasses, EachDtypeClassWinsOnItsCasesAndTheWrittenConfigRunsThem) {
 
   const nlohmann::json doc = config_document(o, "ako tune test");
   EXPECT_EQ(doc["classes"][0]["when"], "dtype == 'fp16'");
-  write_file_atomically(ws / spec.solution.config / task::device_config_file_name("Synthetic H100"), doc.dump(2));
-  task::TaskSpec tuned = task::load_task(ws, "rmsnorm");
-  ASSERT_FALSE(task::use_device_config(tuned, "Synthetic H100", task::kDeviceFromGpu).fallback);
-  task::CaseFilter only;
-  for (const auto* s : shapes) only.shapes.push_back(s->name);
-  const auto cases = task::expand_cases(tuned, only, {}, false);
+  const auto cases = cases_with_config(ws, spec, doc, shapes);
   ASSERT_EQ(cases.size(), 8u);
   for (const auto& c : cases) {
     EXPECT_EQ(c.params.at("BLOCK"), c.dtype == DType::fp16 ? 256 : 512) << c.label();
