@@ -35,7 +35,8 @@ struct Variant {
   jit::CompiledModule module;
   int registers = -1;
   std::string error;                     // not measurable: invalid or does not compile
-  bool not_started = false;              // not compiled: the stop held first (nothing recorded)
+  // Not compiled because the stop held first: nothing is recorded for it.
+  bool not_started() const { return jit::compile_fault(error) == "compile_not_started"; }
 };
 
 struct GpuBatch : search::PreparedBatch {
@@ -201,9 +202,8 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
   add_cache_notes(br.notes);
   for (size_t k = 0; k < reqs.size(); ++k) {
     Variant& v = out->variants[req_variant[k]];
-    if (!br.errors[k].empty() && jit::compile_fault(br.errors[k]) == "compile_not_started") {
+    if (jit::compile_fault(br.errors[k]) == "compile_not_started") {
       v.error = br.errors[k];
-      v.not_started = true;
       ++not_started;
       continue;
     }
@@ -233,7 +233,7 @@ namespace {
 std::vector<search::DbRecord> compile_only_records(const std::vector<Variant>& vs, const std::string& gpu_uuid) {
   std::vector<search::DbRecord> out;
   for (const Variant& v : vs) {
-    if (v.not_started) continue;  // never compiled: a resumed tune asks it again
+    if (v.not_started()) continue;  // never compiled: a resumed tune asks it again
     for (const auto* s : v.req.shapes) {
       search::DbRecord rec;
       rec.shape = s->name;
@@ -307,7 +307,7 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
   std::vector<search::DbRecord> out;
   for (size_t i = 0; i < vs.size(); ++i) {
     const Variant& v = vs[i];
-    if (v.not_started) continue;  // never compiled: a resumed tune asks it again
+    if (v.not_started()) continue;  // never compiled: a resumed tune asks it again
     if (!lost.empty() && !std::all_of(results[i].begin(), results[i].end(), finished_by_worker)) continue;
     bool all_correct = v.error.empty(), all_timed = v.error.empty();
     for (const auto* s : v.req.shapes) {
