@@ -17,7 +17,10 @@ def centres(doc):
     for c in doc["cases"]:
         if c["kind"] != "compare" or not c.get("solution_time"):
             continue
-        key = (c["shape"], c["dtype"], json.dumps(c["flags"], sort_keys=True))
+        # a case is its shape, dtype, axis values and flags (cases that differ by an axis only,
+        # gated_act's act, must not overwrite each other)
+        variant = {**c.get("axes", {}), **c["flags"]}
+        key = (c["shape"], c["dtype"], json.dumps(variant, sort_keys=True))
         out[key + ("solution",)] = centre(c["solution_time"])
         for b in c.get("baselines", []):
             if b.get("time"):

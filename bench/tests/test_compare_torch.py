@@ -138,3 +138,10 @@ class CompareRunsTest(unittest.TestCase):
         old = compare_runs.centres(self.doc({"median_us": 51.0}))
         self.assertEqual(old[("s", "bf16", "{}", "solution")], 51.0)
 
+    def test_cases_that_differ_by_an_axis_only_stay_apart(self):
+        doc = {"cases": [{**self.doc(timed(50.0))["cases"][0], "axes": {"act": "geglu"}},
+                         {**self.doc(timed(30.0))["cases"][0], "axes": {"act": "silu_and_mul"}}]}
+        got = compare_runs.centres(doc)
+        self.assertEqual(got[("s", "bf16", '{"act": "geglu"}', "solution")], 50.0)
+        self.assertEqual(got[("s", "bf16", '{"act": "silu_and_mul"}', "solution")], 30.0)
+
