@@ -1,9 +1,19 @@
 #!/usr/bin/env python3
 """The issue-14/15 table from one interleaved timing of the port against the engine
-(scripts/sglang_port_timing.py's engine-timing-<task>.json): per case torch, each engine kernel,
-ako's ported kernel, ako's % of copy bandwidth, the engine's, and ako's speedup over each; then
-the bars, counted: slower than torch or an engine kernel; under 1.1x where that kernel reaches
-less than 90% of copy; ako under 90% of copy (16M+ elements) or 95% (over 50M).
+(scripts/sglang_port_timing.py's engine-timing-<task>.json), or of ako against its baselines
+(`ako run TASK --size-copy --json`: each correct baseline an engine column, no torch column): per
+case torch, each engine kernel, ako's ported kernel, ako's % of copy bandwidth, the engine's, and
+ako's speedup over each; then the bars, counted: slower than torch or an engine kernel; under 1.1x
+where that kernel reaches less than 90% of copy; ako under 90% of copy (16M+ elements) or 95%
+(over 50M).
+
+Each miss is labelled by the case's size copy (a device-to-device copy of its own bytes, timed
+with its kernels; its rate = its bytes / its time, as they may be rounded to 64 KiB):
+  beyond a copy   the bar needs ako faster than that copy: under 1.1x, engine_us / 1.1 is less
+                  than the copy's time for the case's bytes; the copy bar, the copy itself runs
+                  under the bar's % of the 1 GiB copy
+  within reach    otherwise; a "slower" miss always (the engine kernel does it)
+  no size copy    the case has no size copy measured (older files): no guess
 
     scripts/engine_table.py FILE.json [FILE.json ...] [--markdown] [--by-shape]
 
@@ -17,6 +27,7 @@ import sys
 
 AKO = "ako_port"
 TORCH = "torch"
+BEYOND, WITHIN, NO_COPY = "beyond a copy", "within reach", "no size copy"
 
 
 def copy_bar(elements):
@@ -38,23 +49,69 @@ def us_of(case, name):
     return e["time"]["iqm_us"] if e.get("time") else None
 
 
+def copy_us(case):
+    """µs a copy of the case's own bytes takes at its size copy's rate, or None (none measured)."""
+    s = case.get("size_copy") or {}
+    us = (s.get("time") or {}).get("iqm_us")
+    return case["bytes"] / (s["bytes"] / us) if us and s.get("bytes") else None
+
+
+def from_ako_run(doc):
+    """An `ako run --json` document (ako.run/1) in the layout analyse() reads: its compare cases,
+    the solution as the ako column, each baseline an engine column, the size copy as size_copy."""
+    names, cases = [], []
+    for c in doc["cases"]:
+        if c.get("kind") != "compare":
+            continue
+        ok = c.get("verdict") == "correct"
+        peers = {AKO: {"verdict": c.get("verdict"), "time": (c.get("solution_time") or c.get("time")) if ok else None}}
+        for b in c.get("baselines", []):
+            names += [] if b["name"] in names else [b["name"]]
+            v = "not_applicable" if b.get("verdict") == "skipped" else b.get("verdict")
+            peers[b["name"]] = {"verdict": v, "time": b.get("time") if v == "correct" else None}
+        sc = c.get("size_copy_time")   # its bytes are the case's rounded to 64 KiB
+        sc = {"bytes": c.get("size_copy_bytes") or c["bytes"], "time": sc} if sc else None
+        cases.append({**{k: c[k] for k in ("shape", "dims", "dtype", "flags", "axes", "bytes", "elements") if k in c},
+                      "peers": peers, "size_copy": sc})
+    opt = doc.get("options", {})
+    return {"schema": "ako.peer_bench/1", "from": doc["schema"], "task": doc["task"], "device": doc["device"]["name"],
+            "copy_bandwidth_gbs": doc["device"]["copy_bandwidth_gbs"], "timer": "ako run (CUPTI, interleaved)",
+            "samples": "adaptive", "l2": "hot" if opt.get("hot") else f"cold ({opt.get('l2_flush', '?')} flush)",
+            "config": (doc.get("config") or {}).get("file", "?"),
+            "peers": [{"name": AKO}] + [{"name": n} for n in names], "cases": cases}
+
+
+def layout(doc):
+    """doc in the engine-timing layout, whichever of the two it came in."""
+    return from_ako_run(doc) if str(doc.get("schema", "")).startswith("ako.run/") else doc
+
+
 def verdict(case, name):
     e = case["peers"].get(name) or {}
     return {"not_applicable": "n/a", "unavailable": "unavail", "incorrect": "WRONG"}.get(e.get("verdict"), e.get("verdict", "-"))
 
 
 def analyse(doc):
-    """Rows and the summary of one task's document."""
+    """Rows, the summary and the misses of one task's document; labels[key][i] is misses[key][i]'s
+    BEYOND / WITHIN / NO_COPY."""
+    doc = layout(doc)
     bw = doc["copy_bandwidth_gbs"]
     names = [p["name"] for p in doc["peers"]]
     engines = [n for n in names if n not in (AKO, TORCH)]
+    cols = ([TORCH] if TORCH in names else []) + engines   # ako run has no torch column
     rows, misses = [], {"slower": [], "under_1_1x": [], "copy": []}
-    ratios = {n: [] for n in [TORCH] + engines}
+    labels = {k: [] for k in misses}
+
+    def miss(key, text, how):   # text opens the bracket the label closes
+        misses[key].append(f"{text}; {how})")
+        labels[key].append(how)
+    ratios = {n: [] for n in cols}
     for c in doc["cases"]:
         ako = us_of(c, AKO)
         row = {"case": c, "ako": ako, "ako_pct": pct(c, ako, bw) if ako else None, "peers": {}}
         label = f"{c['shape']} {c['dtype']} {axes_text(c)}"
-        for n in [TORCH] + engines:
+        cu = copy_us(c)
+        for n in cols:
             us = us_of(c, n)
             if us is None or ako is None:
                 row["peers"][n] = {"text": verdict(c, n)}
@@ -62,17 +119,32 @@ def analyse(doc):
             p, x = pct(c, us, bw), us / ako
             row["peers"][n] = {"us": us, "pct": p, "x": x}
             ratios[n].append(x)
-            if x <= 1.0:
-                misses["slower"].append(f"{label} ({n} {x:.3f}x)")
+            if x <= 1.0:   # the engine kernel (or torch) runs it this fast: never beyond a copy
+                miss("slower", f"{label} ({n} {x:.3f}x", WITHIN)
             elif n != TORCH and p < 90 and x < 1.1:
-                misses["under_1_1x"].append(f"{label} ({n} at {p:.0f}% of copy, {x:.3f}x)")
+                need = us / 1.1   # ako's time for 1.1x; a copy of the case's bytes takes cu
+                how = NO_COPY if cu is None else (BEYOND if need < cu else WITHIN)
+                miss("under_1_1x", f"{label} ({n} at {p:.0f}% of copy, {x:.3f}x" +
+                     ("" if cu is None else f"; 1.1x needs {need:.2f} us, a copy {cu:.2f} us"), how)
         want = copy_bar(c.get("elements", 0))
         if ako and want and row["ako_pct"] < want:
-            misses["copy"].append(f"{label} ({row['ako_pct']:.1f}% < {want}%)")
+            cp = pct(c, cu, bw) if cu else None   # the size copy's own % of the 1 GiB copy
+            how = NO_COPY if cp is None else (BEYOND if cp < want else WITHIN)
+            miss("copy", f"{label} ({row['ako_pct']:.1f}% < {want}%" +
+                 ("" if cp is None else f"; the size copy at {cp:.1f}%"), how)
         rows.append(row)
     summary = {n: {"cases": len(v), "min": min(v), "geomean": geomean(v),
                    "behind": sum(x <= 1.0 for x in v)} for n, v in ratios.items() if v}
-    return {"task": doc["task"], "bw": bw, "engines": engines, "rows": rows, "misses": misses, "summary": summary}
+    return {"task": doc["task"], "bw": bw, "engines": engines, "cols": cols, "rows": rows, "misses": misses,
+            "labels": labels, "summary": summary}
+
+
+def split(labels):
+    """' (9 beyond a copy, 4 within reach)' for a category's labels; '' when it has no miss."""
+    if not labels:
+        return ""
+    parts = [f"{labels.count(BEYOND)} {BEYOND}", f"{labels.count(WITHIN)} {WITHIN}"]
+    return f" ({', '.join(parts + ([f'{labels.count(NO_COPY)} {NO_COPY}'] if NO_COPY in labels else []))})"
 
 
 def geomean(xs):
@@ -83,7 +155,8 @@ def by_shape(doc):
     """Markdown, one row per shape: cases, ako's % of copy, each engine's, ako over torch and over
     each engine (min and geomean), and how many cases are behind an engine."""
     a = analyse(doc)
-    head = ["shape", "cases", "ako % copy"] + [f"{n} % copy" for n in a["engines"]] + ["ako vs torch"] + \
+    torch = TORCH in a["cols"]
+    head = ["shape", "cases", "ako % copy"] + [f"{n} % copy" for n in a["engines"]] + ["ako vs torch"] * torch + \
            [f"ako vs {n} (min / geomean)" for n in a["engines"]] + ["behind the engine"]
     out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     shapes = list(dict.fromkeys(r["case"]["shape"] for r in a["rows"]))
@@ -94,8 +167,9 @@ def by_shape(doc):
         rows = [r for r in a["rows"] if r["case"]["shape"] == s and r["ako"]]
         cells = [s, str(len(rows)), span([r["ako_pct"] for r in rows])]
         cells += [span([r["peers"][n]["pct"] for r in rows if "pct" in r["peers"][n]]) for n in a["engines"]]
-        tx = [r["peers"][TORCH]["x"] for r in rows if "x" in r["peers"][TORCH]]
-        cells.append(f"{min(tx):.2f}x / {geomean(tx):.2f}x" if tx else "-")
+        if torch:
+            tx = [r["peers"][TORCH]["x"] for r in rows if "x" in r["peers"][TORCH]]
+            cells.append(f"{min(tx):.2f}x / {geomean(tx):.2f}x" if tx else "-")
         behind = 0
         for n in a["engines"]:
             xs = [r["peers"][n]["x"] for r in rows if "x" in r["peers"][n]]
@@ -107,12 +181,13 @@ def by_shape(doc):
 
 
 def render(doc, markdown=False):
+    doc = layout(doc)
     a = analyse(doc)
-    cols = [TORCH] + a["engines"]
+    cols = a["cols"]
     out = [f"{doc['task']}: {doc['device']}, copy {a['bw']:.0f} GB/s, {doc.get('timer')} ({doc.get('samples')} samples "
            f"per kernel, {doc.get('l2')} L2), config {doc.get('config', '?')}"]
     if markdown:
-        head = ["shape", "dtype", "axes", "torch us"] + [f"{n} us" for n in a["engines"]] + \
+        head = ["shape", "dtype", "axes"] + [f"{n} us" for n in cols] + \
                ["ako us", "ako % copy"] + [f"{n} % copy" for n in a["engines"]] + [f"ako vs {n}" for n in cols]
         out += ["", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for r in a["rows"]:
@@ -144,7 +219,7 @@ def render(doc, markdown=False):
                       ("under_1_1x", "under 1.1x where the engine kernel is under 90% of copy"),
                       ("copy", "under the copy bar (16M+ elements: 90%, over 50M: 95%)")):
         m = a["misses"][key]
-        out.append(f"{what}: {len(m)}" + (f": {'; '.join(m)}" if m else ""))
+        out.append(f"{what}: {len(m)}{split(a['labels'][key])}" + (f": {'; '.join(m)}" if m else ""))
     return "\n".join(out)
 
 
@@ -160,9 +235,10 @@ def main(argv=None):
                 doc = json.load(fh)
         except (OSError, ValueError) as e:
             sys.exit(f"engine_table: cannot read {f}: {e}")
+        doc = layout(doc)
         if doc.get("schema") != "ako.peer_bench/1" or not any(p["name"] == AKO for p in doc.get("peers", [])):
             sys.exit(f"engine_table: {f} is no engine timing (ako.peer_bench/1 with an '{AKO}' peer: "
-                     "scripts/sglang_port_gpu.py --engine-timing writes it)")
+                     "scripts/sglang_port_gpu.py --engine-timing writes it) nor an `ako run --json` result")
         print(by_shape(doc) if args.by_shape else render(doc, args.markdown))
         print()
 

@@ -14,7 +14,12 @@ case's tensors (same seed), so an in-place op never feeds another its output.
 
 Writes engine-timing-<task>.json per task (schema ako.peer_bench/1, as bench/peer_timing.py
 writes it, with the peer "ako_port" first, `interleaved`: true, each case's `elements` and the
-copy bandwidth measured as ako measures it), read by scripts/engine_table.py."""
+copy bandwidth measured as ako measures it), read by scripts/engine_table.py.
+
+Each case also times a size copy in the same rotation, under the same flush and timer: a torch
+device-to-device copy of half the case's bytes each way (as `ako run --size-copy`), its case's
+"size_copy" entry ({"bytes", "time"}), no peer; engine_table.py asks it whether a missed bar would
+need ako to outrun a copy of the case's own bytes."""
 from __future__ import annotations
 
 import json
@@ -22,6 +27,8 @@ import math
 import time
 import zlib
 
+SIZE_COPY = "size_copy"   # its name in the rotation; never a peer of the document
+GRANULE = 64 << 10        # bytes; ako's size copy is whole 64 KiB granules each way
 ORDER_NOTE = ("interleaved: round r runs every kernel once starting at the r-th; one process, one flush, "
               "the IQM of --samples per kernel")
 
@@ -30,6 +37,27 @@ def largest_output(case):
     """Elements of the case's largest output (ako's `elements`, which sizes the copy bar)."""
     outs = [math.prod(b.shape) for b in case.buffers.values() if b.present and b.role in ("out", "inout")]
     return max(outs) if outs else 0
+
+
+def size_copy_half(nbytes):
+    """Bytes each way of the size copy of a case of nbytes, as `ako run --size-copy`
+    (harness/exec/worker/case_timing.cpp): half of them, to the nearest whole granule, at least
+    one (a tail past whole granules costs the copy call microseconds, not the bytes)."""
+    return max(1, int(nbytes / 2 / GRANULE + 0.5)) * GRANULE
+
+
+def time_case(torch, timer, fns, row, dev):
+    """Times fns (name -> callable) and a size copy of the case's bytes in ONE interleaved
+    rotation, so the copy sees the same flush, timer and clock as the kernels; fills each timed
+    peer's entry of row and row["size_copy"]; returns the peers' stats (the copy left out)."""
+    half = size_copy_half(row["bytes"])
+    src = torch.zeros(half, dtype=torch.uint8, device=dev)   # allocated once per case, freed on return
+    dst = torch.empty_like(src)
+    stats = timer.time_interleaved({**fns, SIZE_COPY: lambda: dst.copy_(src)}, copies=(SIZE_COPY,))
+    row["size_copy"] = {"bytes": 2 * half, "time": stats.pop(SIZE_COPY)}
+    for n, s in stats.items():
+        row["peers"][n].update(verdict="correct", time=s, gbps=row["bytes"] / (s["iqm_us"] * 1e-6) / 1e9)
+    return stats
 
 
 def write(args, head, task, run, peers, rows, complete):
@@ -100,13 +128,11 @@ def engine_timing(torch, runs, args, dev, failures, log):
                                               lambda w=want: w, tol, unavailable, entry)
                 if pf is not None and entry.get("verdict") != "incorrect":
                     fns[p.name] = pf
-            stats = timer.time_interleaved(fns)
-            for n, s in stats.items():
-                e = row["peers"][n]
-                e.update(verdict="correct", time=s, gbps=row["bytes"] / (s["iqm_us"] * 1e-6) / 1e9)
+            stats = time_case(torch, timer, fns, row, dev)
             rows.append(row)
             write(args, head, t, run, peers, rows, complete=False)  # a run cut short keeps its cases
             us = "  ".join(f"{n} {row['peers'][n]['time']['iqm_us']:.2f}" for n in names if n in stats)
+            us += f"  size copy {row['size_copy']['time']['iqm_us']:.2f}"
             log(f"  {t} {case.label:<70} {us}")
             del fns, tensors, bands, kt, want
             torch.cuda.empty_cache()

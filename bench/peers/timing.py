@@ -7,7 +7,8 @@ A sample is [marker][L2 flush][the callable's kernels]: the marker, a one-byte b
 kernel no peer launches), opens the sample; the flush, a memset-like zero_() of a buffer twice
 the L2's size, evicts what the previous sample left (cold L2, the ako default) and is not
 charged; every other kernel up to the next marker is the callable's and is charged, whatever
-launched it (aten, Triton, CuTe DSL through tvm-ffi). Memcpy and memset activity is left out.
+launched it (aten, Triton, CuTe DSL through tvm-ffi). Memcpy and memset activity is left out
+(but a size copy's own device-to-device memcpy: time_interleaved's `copies`).
 All of it runs on torch's current stream, so the order is the launch order.
 `events` brackets each call with CUDA events instead (adds the launch latency, ~3 us).
 
@@ -40,10 +41,13 @@ class Timer:
         self.flush = None if hot else torch.empty(2 * self.l2_bytes, dtype=torch.uint8, device="cuda")
         self.marker = torch.zeros(1, dtype=torch.uint8, device="cuda")
 
-    def time_interleaved(self, fns):
+    def time_interleaved(self, fns, copies=()):
         """Stats (as time() returns them) of each callable of `fns` (name -> callable), their
         samples interleaved: round r runs every callable once, starting at the r-th
-        (rotation()); every sample is [marker][flush][the callable's kernels] as in time()."""
+        (rotation()); every sample is [marker][flush][the callable's kernels] as in time().
+        The callables named in `copies` are charged their device-to-device memcpys too: a
+        copy_() of contiguous tensors is one cudaMemcpyAsync, no kernel, and would time as 0
+        (the others' memcpys stay left out, as in time())."""
         import torch
         names = list(fns)
         if not names:
@@ -62,9 +66,11 @@ class Timer:
                         self.flush.zero_()
                     fns[n]()
             torch.cuda.synchronize()
-        samples = split_samples(_device_kernels(prof), flush=not self.hot)
+        samples = split_samples(_device_kernels(prof, dtod=bool(copies)), flush=not self.hot)
         out = {}
         for n, own in attribute(samples, orders).items():
+            if n not in copies:
+                own = [[k for k in s if not _dtod(k[1])] for s in own]
             times = [sum(d for d, _ in x) for x in own]
             out[n] = _stats(times, _typical(own, times), "profiler-interleaved", self.hot)
         return out
@@ -189,28 +195,37 @@ def split_samples(kernels, flush):
     return samples
 
 
-def _device_kernels(prof):
-    """(start, duration_us, name) of every kernel the profiler saw on the GPU. From kineto's raw
-    events where torch exposes them (kernels with no CPU-side op, e.g. Triton or tvm-ffi launches,
-    are there for certain), else from prof.events()."""
+def _device_kernels(prof, dtod=False):
+    """(start, duration_us, name) of every kernel the profiler saw on the GPU, and with dtod every
+    device-to-device memcpy too. From kineto's raw events where torch exposes them (kernels with
+    no CPU-side op, e.g. Triton or tvm-ffi launches, are there for certain), else from
+    prof.events()."""
     import torch
     out = []
+
+    def keep(name):
+        return not _not_kernel(name) or (dtod and _dtod(name))
     results = getattr(getattr(prof, "profiler", None), "kineto_results", None)
     if results is not None:
         for e in results.events():
             if e.device_type() != torch.autograd.DeviceType.CUDA:
                 continue
             name = e.name()
-            if _not_kernel(name):
+            if not keep(name):
                 continue
             start = e.start_ns() if hasattr(e, "start_ns") else e.start_us() * 1000
             dur = e.duration_ns() / 1e3 if hasattr(e, "duration_ns") else float(e.duration_us())
             out.append((start, dur, name))
         return out
     for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA and not _not_kernel(e.name):
+        if e.device_type == torch.autograd.DeviceType.CUDA and keep(e.name):
             out.append((e.time_range.start, e.time_range.elapsed_us(), e.name))
     return out
+
+
+def _dtod(name):
+    """A device-to-device memcpy as kineto names it ("Memcpy DtoD (Device -> Device)")."""
+    return "memcpy dtod" in name.lower()
 
 
 def _not_kernel(name):

@@ -1,17 +1,32 @@
 """scripts/engine_table.py: the issue-14/15 table from one interleaved engine timing, its bars
-counted exactly (slower, under 1.1x where the engine is under 90% of copy, the copy bar)."""
+counted exactly (slower, under 1.1x where the engine is under 90% of copy, the copy bar), each
+miss labelled beyond a copy / within reach / no size copy by the case's size copy, from
+sglang_port_timing.py's layout and from `ako run --size-copy --json`'s; and
+scripts/sglang_port_timing.py timing that size copy in the kernels' own rotation (torch faked)."""
 import contextlib
 import importlib.util
 import io
 import json
+import pathlib
+import sys
 import tempfile
+import types
 import unittest
+from unittest import mock
 
 from bench.tests._path import ROOT
+from peers import timing
 
-spec = importlib.util.spec_from_file_location("engine_table", ROOT / "scripts/engine_table.py")
-engine_table = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(engine_table)
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / f"scripts/{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+engine_table = load("engine_table")
+port_timing = load("sglang_port_timing")
 
 BW = 4000.0  # GB/s: a case of 400 MB at 100 us is exactly 100% of copy
 
@@ -86,6 +101,244 @@ class EngineTableTest(unittest.TestCase):
             with self.assertRaises(SystemExit) as e, contextlib.redirect_stdout(io.StringIO()):
                 engine_table.main([f"{t}/missing.json"])
             self.assertIn("cannot read", str(e.exception))
+
+
+# The size-copy labels. A case of 400 MB at BW: 100 us is 100% of copy. Each size copy is given
+# at a byte count other than the case's (half or double), so a rule that compared its raw time
+# instead of its rate's time for the case's bytes lands on the other side.
+NEED = 125.0 / 1.1   # ako's time for 1.1x over an engine kernel at 125 us (80% of copy): 113.64 us
+
+
+def size_copy(case_us, scale):
+    """A size copy of scale x the case's bytes whose rate copies the case's 400 MB in case_us."""
+    return {"bytes": 400_000_000 * scale, "time": {"iqm_us": case_us * scale}}
+
+
+def labelled(c, sc):
+    c["size_copy"] = sc
+    return c
+
+
+def label_cases():
+    small, video = 1e6, 100e6   # no copy bar; the 95% bar
+    return [
+        # under 1.1x (ako 120 us: 1.042x over 125 us): 1.1x needs 113.64 us
+        labelled(case("u-beyond", small, 120.0, 300.0, 125.0), size_copy(NEED + 0.06, 0.5)),   # a copy takes 113.70
+        labelled(case("u-within", small, 120.0, 300.0, 125.0), size_copy(NEED - 0.09, 2)),     # a copy takes 113.55
+        case("u-none", small, 120.0, 300.0, 125.0),
+        # the copy bar (95%; ako at 110 us: 90.9%), the engine not applicable
+        labelled(case("c-beyond", video, 110.0, 300.0, "not_applicable"), size_copy(100 / 0.949, 2)),  # copy at 94.9%
+        labelled(case("c-within", video, 110.0, 300.0, "not_applicable"), size_copy(100 / 0.951, 0.5)),  # at 95.1%
+        case("c-none", video, 110.0, 300.0, "not_applicable"),
+        # slower than the engine: within reach, even beside a size copy slower than the engine itself
+        labelled(case("s-slow-copy", small, 130.0, 300.0, 128.0), size_copy(200.0, 1)),
+        case("s-none", small, 130.0, 300.0, 128.0),
+    ]
+
+
+def ako_run_doc(cases):
+    """`ako run --size-copy --json`'s layout (schema ako.run/1) of engine-timing cases: the
+    solution's time as solution_time, sglang_cute a baseline (skipped where not applicable), the
+    size copy as size_copy_time and size_copy_bytes; with a reference_check case and an incorrect
+    compare case that must add no miss."""
+    out = [{"kind": "reference_check", "verdict": "correct", "shape": "x", "bytes": 1.0}]
+    for c in cases:
+        e = c["peers"]["sglang_cute"]
+        sc = c.get("size_copy")
+        out.append({"kind": "compare", "verdict": "correct", "shape": c["shape"], "dtype": c["dtype"],
+                    "axes": c["axes"], "flags": c["flags"], "dims": {}, "bytes": c["bytes"], "elements": c["elements"],
+                    "solution_time": c["peers"]["ako_port"]["time"], "pct_copy_bw": 0.0,
+                    "size_copy_time": sc["time"] if sc else None, "size_copy_bytes": sc["bytes"] if sc else 0.0,
+                    "baselines": [{"name": "sglang_cute", "verdict": "correct" if "time" in e else "skipped",
+                                   "time": e.get("time"), "pct_copy_bw": 0.0}]})
+    out.append({**out[1], "shape": "wrong", "verdict": "incorrect", "solution_time": {"iqm_us": 1.0}})
+    return {"schema": "ako.run/1", "task": "norm_scale_shift", "options": {"l2_flush": "memset", "hot": False},
+            "config": {"file": "solution/x.json"}, "device": {"name": "NVIDIA H200", "copy_bandwidth_gbs": BW},
+            "cases": out}
+
+
+class SizeCopyLabelTest(unittest.TestCase):
+    WANT = {"slower": {"s-slow-copy": "within reach", "s-none": "within reach"},
+            "under_1_1x": {"u-beyond": "beyond a copy", "u-within": "within reach", "u-none": "no size copy"},
+            "copy": {"c-beyond": "beyond a copy", "c-within": "within reach", "c-none": "no size copy"}}
+
+    def check(self, d):
+        a = engine_table.analyse(d)
+        for key, want in self.WANT.items():
+            got = {m.split(" ")[0]: how for m, how in zip(a["misses"][key], a["labels"][key])}
+            self.assertEqual(got, want, key)
+            for m, how in zip(a["misses"][key], a["labels"][key]):
+                self.assertTrue(m.endswith(f"; {how})"), m)   # each listed case carries its label
+        text = engine_table.render(d)
+        self.assertIn("under 90% of copy: 3 (1 beyond a copy, 1 within reach, 1 no size copy): u-beyond", text)
+        self.assertIn("(16M+ elements: 90%, over 50M: 95%): 3 (1 beyond a copy, 1 within reach, 1 no size copy)", text)
+        self.assertIn("slower than torch or an engine kernel: 2 (0 beyond a copy, 2 within reach): ", text)
+        self.assertIn("1.1x needs 113.64 us, a copy 113.70 us; beyond a copy)", text)
+        self.assertIn("(90.9% < 95%; the size copy at 94.9%; beyond a copy)", text)
+        md = engine_table.render(d, markdown=True)
+        self.assertIn("3 (1 beyond a copy, 1 within reach, 1 no size copy): u-beyond", md)
+        return a, text, md
+
+    def test_engine_timing_layout(self):
+        a, text, _ = self.check(doc(label_cases()))
+        self.assertEqual(a["cols"], ["torch", "sglang_cute"])
+        self.assertNotIn("size_copy", text)   # no column of its own
+
+    def test_ako_run_layout(self):
+        d = ako_run_doc(label_cases())
+        a, text, md = self.check(d)
+        self.assertEqual(a["cols"], ["sglang_cute"])   # no torch column in ako run's layout
+        self.assertEqual(len(a["rows"]), 9)             # the compare cases, the incorrect one too
+        self.assertIn("| wrong | bf16 | noaffine norm=layer | correct | WRONG | - | - | - |", md)
+        self.assertIn("cold (memset flush) L2", text)
+        self.assertNotIn("torch us", md)
+        self.assertNotIn("ako vs torch", md)
+        with tempfile.TemporaryDirectory() as t:
+            f = f"{t}/run.json"
+            with open(f, "w") as fh:
+                json.dump(d, fh)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                engine_table.main([f])
+                engine_table.main([f, "--by-shape"])
+            self.assertIn("3 (1 beyond a copy, 1 within reach, 1 no size copy)", out.getvalue())
+            self.assertIn("| shape | cases | ako % copy | sglang_cute % copy | ako vs sglang_cute (min / geomean) |",
+                          out.getvalue())
+
+    def test_a_miss_without_size_copies_keeps_its_count(self):
+        # an engine timing written before the size copy: every bar miss says so, nothing guessed
+        text = engine_table.render(doc([case("image-under", 20e6, 120.0, 300.0, 125.0)]))
+        self.assertIn("under 90% of copy: 1 (0 beyond a copy, 0 within reach, 1 no size copy): image-under", text)
+        self.assertIn("95%): 1 (0 beyond a copy, 0 within reach, 1 no size copy)", text)
+        self.assertIn("slower than torch or an engine kernel: 0\n", text)
+
+
+# scripts/sglang_port_timing.py's size copy, timed by the real Timer on a faked torch: every call
+# to the fake GPU appends a kernel (or memcpy) of a set duration to one stream, which the fake
+# profiler hands back as kineto would.
+MEMCPY = "Memcpy DtoD (Device -> Device)"
+COPY_RATE = 2000.0   # bytes per us each way of the fake copy
+
+
+class FakeGPU:
+    def __init__(self):
+        self.events, self.clock, self.profiled_from = [], 0, None
+
+    def run(self, name, us):
+        self.events.append((self.clock, us, name))
+        self.clock += int(us * 1000) + 100
+
+
+def fake_torch(gpu):
+    cuda_type = object()
+
+    class Event:
+        def __init__(self, start, us, name):
+            self.start, self.us, self.n = start, us, name
+
+        def device_type(self):
+            return cuda_type
+
+        def name(self):
+            return self.n
+
+        def start_ns(self):
+            return self.start
+
+        def duration_ns(self):
+            return self.us * 1000
+
+    class Tensor:
+        def __init__(self, nbytes):
+            self.nbytes = nbytes
+
+        def zero_(self):   # the L2 flush
+            gpu.run("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<unsigned char>>", 30.0)
+
+        def bitwise_not_(self):   # the marker
+            gpu.run("void at::native::vectorized_elementwise_kernel<4, at::native::bitwise_not_kernel_cuda>", 1.0)
+
+        def copy_(self, src):
+            assert src.nbytes == self.nbytes
+            gpu.run(MEMCPY, self.nbytes / COPY_RATE)
+
+    class Profile:
+        def __init__(self, activities):
+            pass
+
+        def __enter__(self):
+            self.first = gpu.profiled_from = len(gpu.events)
+            self.profiler = types.SimpleNamespace(kineto_results=types.SimpleNamespace(
+                events=lambda: [Event(*e) for e in gpu.events[self.first:]]))
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    torch = types.ModuleType("torch")
+    torch.uint8 = "uint8"
+    torch.zeros = torch.empty = lambda n, dtype=None, device=None: Tensor(n)
+    torch.empty_like = lambda t: Tensor(t.nbytes)
+    torch.cuda = types.SimpleNamespace(synchronize=lambda: None, current_device=lambda: 0,
+                                       get_device_properties=lambda i: types.SimpleNamespace(L2_cache_size=1 << 20))
+    torch.autograd = types.SimpleNamespace(DeviceType=types.SimpleNamespace(CUDA=cuda_type))
+    torch.profiler = types.ModuleType("torch.profiler")
+    torch.profiler.ProfilerActivity = types.SimpleNamespace(CUDA="cuda")
+    torch.profiler.profile = Profile
+    return torch
+
+
+class SizeCopyTimingTest(unittest.TestCase):
+    def test_size_copy_half_rounds_as_ako(self):
+        # half the bytes to the nearest whole 64 KiB, as harness/exec/worker/case_timing.cpp;
+        # ako's size_copy_bytes for these qknorm cases (bench/results/2026-11-26-h200-session11)
+        self.assertEqual(2 * port_timing.size_copy_half(113258496), 113246208)
+        self.assertEqual(2 * port_timing.size_copy_half(169316352), 169345024)
+        self.assertEqual(port_timing.size_copy_half(1000), 65536)   # at least one granule
+
+    def test_the_size_copy_runs_in_the_kernels_rotation_and_lands_in_the_json(self):
+        gpu = FakeGPU()
+        torch = fake_torch(gpu)
+
+        def engine():   # a peer's own memcpy stays uncharged, as before
+            gpu.run(MEMCPY, 5.0)
+            gpu.run("engine_kernel", 50.0)
+        fns = {"ako_port": lambda: gpu.run("ako_kernel", 40.0), "sglang_cute": engine}
+        row = {"shape": "video", "dtype": "bf16", "flags": {}, "axes": {}, "bytes": 400_001_000, "elements": 1e6,
+               "peers": {"ako_port": {}, "sglang_cute": {}, "torch": {"verdict": "not_applicable"}}}
+        with mock.patch.dict(sys.modules, {"torch": torch, "torch.profiler": torch.profiler}):
+            timer = timing.Timer(samples=6, warmup=2)
+            stats = port_timing.time_case(torch, timer, fns, row, "cuda")
+        half = 3052 * 65536   # 200000500 bytes each way, to the nearest 64 KiB
+        self.assertEqual(set(stats), {"ako_port", "sglang_cute"})
+        self.assertEqual(row["size_copy"]["bytes"], 2 * half)
+        self.assertAlmostEqual(row["size_copy"]["time"]["iqm_us"], half / COPY_RATE)
+        self.assertEqual(row["size_copy"]["time"]["samples"], 6)
+        self.assertEqual(row["peers"]["sglang_cute"]["time"]["iqm_us"], 50.0)
+        self.assertEqual(row["peers"]["ako_port"]["verdict"], "correct")
+        self.assertAlmostEqual(row["peers"]["ako_port"]["gbps"], 400_001_000 / 40e-6 / 1e9)
+        # the profiled stream: each sample [marker][flush][its work], the size copy one callable of
+        # the same rotation (round r starts at the r-th of ako_port, sglang_cute, size_copy)
+        samples = timing.split_samples(gpu.events[gpu.profiled_from:], flush=True)
+        who = {("ako_kernel",): "ako_port", (MEMCPY, "engine_kernel"): "sglang_cute", (MEMCPY,): "size_copy"}
+        self.assertEqual([who[tuple(n for _, n in x)] for x in samples],
+                         [n for r in range(6) for n in timing.rotation(["ako_port", "sglang_cute", "size_copy"], r)])
+        flushes = [b for a, b in zip(gpu.events[gpu.profiled_from:], gpu.events[gpu.profiled_from + 1:])
+                   if "bitwise_not" in a[2]]
+        self.assertEqual(len(flushes), 18)
+        self.assertTrue(all("FillFunctor" in f[2] for f in flushes))
+        # the JSON: write() keeps the row's size_copy, and engine_table reads it, not as a peer
+        with tempfile.TemporaryDirectory() as t:
+            args = types.SimpleNamespace(out=pathlib.Path(t))
+            run = types.SimpleNamespace(config=types.SimpleNamespace(name="cfg"))
+            peers = [types.SimpleNamespace(name=n, description="") for n in ("torch", "sglang_cute")]
+            head = {"schema": "ako.peer_bench/1", "device": "fake", "copy_bandwidth_gbs": BW, "samples": 6}
+            port_timing.write(args, head, "norm_scale_shift", run, peers, [row], complete=True)
+            d = json.loads((pathlib.Path(t) / "engine-timing-norm_scale_shift.json").read_text())
+        self.assertEqual(d["cases"][0]["size_copy"]["bytes"], 2 * half)
+        self.assertEqual([p["name"] for p in d["peers"]], ["ako_port", "torch", "sglang_cute"])
+        self.assertAlmostEqual(engine_table.copy_us(d["cases"][0]), 400_001_000 / COPY_RATE / 2)
+        self.assertEqual(engine_table.analyse(d)["cols"], ["torch", "sglang_cute"])
 
 
 if __name__ == "__main__":
