@@ -3,7 +3,7 @@
 // the mean, then the biased variance around it (two passes, not E[x^2] - E[x]^2), then
 // (x - mean) * rsqrt(var + eps) [* w + b] rounded once to T; so the two agree to within an ulp.
 //
-//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET>
+//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS>
 //   grid = ceil_div(rows, ROWS_PER_BLOCK), block = BLOCK, no dynamic shared memory.
 //
 // Layout of the work: a block holds ROWS_PER_BLOCK rows; each row gets TPR = BLOCK /
@@ -136,17 +136,21 @@ __device__ __forceinline__ Chunk<T, VEC> load_chunk(const T* p) {
   return c;
 }
 
-// Streaming (evict-first) stores: the output is not read again here.
-template <typename T, int VEC> __device__ __forceinline__ void store_chunk(T* p, const Chunk<T, VEC>& c) {
+// Streaming (st.global.cs) or plain write-back stores, by STORE_CS: plain ones are 0.5-1.5%
+// faster on the image and video shapes of the H200, not on the 512-token ones (iteration 3).
+template <bool CS, typename V> __device__ __forceinline__ void store_one(V* p, V v) {
+  if constexpr (CS) __stcs(p, v); else *p = v;
+}
+template <typename T, int VEC, bool CS> __device__ __forceinline__ void store_chunk(T* p, const Chunk<T, VEC>& c) {
   constexpr int kBytes = Chunk<T, VEC>::kBytes;
   if constexpr (kBytes == 16) {
-    __stcs(reinterpret_cast<uint4*>(p), make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]));
+    store_one<CS>(reinterpret_cast<uint4*>(p), make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]));
   } else if constexpr (kBytes == 8) {
-    __stcs(reinterpret_cast<uint2*>(p), make_uint2(c.w[0], c.w[1]));
+    store_one<CS>(reinterpret_cast<uint2*>(p), make_uint2(c.w[0], c.w[1]));
   } else if constexpr (kBytes == 4) {
-    __stcs(reinterpret_cast<unsigned*>(p), c.w[0]);
+    store_one<CS>(reinterpret_cast<unsigned*>(p), c.w[0]);
   } else {
-    __stcs(reinterpret_cast<unsigned short*>(p), static_cast<unsigned short>(c.w[0]));
+    store_one<CS>(reinterpret_cast<unsigned short*>(p), static_cast<unsigned short>(c.w[0]));
   }
 }
 
@@ -233,7 +237,7 @@ __device__ __forceinline__ float part_sum_sq(const float (&xs)[CHUNKS][VEC], int
 // weight and bias here, just before they are used: nothing of them is live across the
 // reductions, they are read from L1 (every row on the SM reads the same 2 * cols * sizeof(T)
 // bytes), and each chunk's values are consumed before the next chunk's are read.
-template <typename T, bool AFFINE, int VEC, int TPR, int CHUNKS>
+template <typename T, bool AFFINE, int VEC, int TPR, int CHUNKS, bool CS>
 __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS][VEC], const T* weight,
                                            const T* bias, int first, int n_chunks, float mean, float rstd) {
 #pragma unroll
@@ -251,14 +255,14 @@ __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS]
     }
     Chunk<T, VEC> out;
     out.set_all(y);
-    store_chunk<T, VEC>(out_row + c * VEC, out);
+    store_chunk<T, VEC, CS>(out_row + c * VEC, out);
   }
 }
 
 // Row in registers: every chunk of the row is one of this thread's CHUNKS chunks (VEC and
 // CHUNKS here are the kernel's access-level AV and AC). X_L1 = false: x bypasses L1 (it is read
 // once); true: x is read through L1 like weight and bias (the tuner picks, ITERATIONS.md).
-template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1>
+template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1, bool CS>
 __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* weight, const T* bias, bool row_ok,
                                            int lane, int n_chunks, float inv_cols, float eps) {
   float xs[CHUNKS][VEC];
@@ -272,14 +276,14 @@ __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* 
   const float sum_sq = part_sum_sq<VEC, TPR, CHUNKS>(xs, lane, n_chunks, mean);
   const float rstd = rsqrtf(row_sum<TPR, BLOCK, 1>(sum_sq) * inv_cols + eps);
   if (!row_ok) return;  // after the barriers: safe
-  store_part<T, AFFINE, VEC, TPR, CHUNKS>(out_row, xs, weight, bias, lane, n_chunks, mean, rstd);
+  store_part<T, AFFINE, VEC, TPR, CHUNKS, CS>(out_row, xs, weight, bias, lane, n_chunks, mean, rstd);
 }
 
 // Row too long for the registers: three passes over x (sum, squared deviations, normalise),
 // each CHUNKS chunks at a time with the cached path's pieces; the later passes mostly hit L2
 // (here x keeps L1: a pass may still find the previous pass's lines). Correct for any length;
 // the configs keep the task's shapes off this path.
-template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS>
+template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool CS>
 __device__ __forceinline__ void streamed_row(T* out_row, const T* x_row, const T* weight, const T* bias, bool row_ok,
                                              int lane, int n_chunks, float inv_cols, float eps) {
   float sum = 0.f;
@@ -310,7 +314,7 @@ __device__ __forceinline__ void streamed_row(T* out_row, const T* x_row, const T
   for (int c = lane; c < n_chunks; c += TPR) {
     float xs[1][VEC];
     load_part<T, VEC, TPR, 1, true>(xs, x_row, c, n_chunks, true);
-    store_part<T, AFFINE, VEC, TPR, 1>(out_row, xs, weight, bias, c, n_chunks, mean, rstd);
+    store_part<T, AFFINE, VEC, TPR, 1, CS>(out_row, xs, weight, bias, c, n_chunks, mean, rstd);
   }
 }
 
@@ -343,7 +347,8 @@ __host__ __device__ constexpr int min_blocks(int block, int values, int access_c
 // min_blocks, or ptxas's own choice. Iteration 1 set both for every layout and lost 4-7% on
 // the no-affine form at 3072 and 5120 columns (ITERATIONS.md, layernorm): tunable, so the H200
 // file says per width which one streams faster.
-template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS, int X_L1 = 0, int BUDGET = 1>
+template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS, int X_L1 = 0, int BUDGET = 1,
+          int STORE_CS = 1>
 __global__ void __launch_bounds__(
     BLOCK, BUDGET ? layernorm_detail::min_blocks(BLOCK, VEC * CHUNKS, CHUNKS * VEC / layernorm_detail::access_elems<T>(VEC), AFFINE) : 1)
 layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
@@ -371,7 +376,7 @@ layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restri
   // The same branch for the whole grid (it depends on cols only), so the barriers inside
   // are reached by every thread of a block.
   if (n_chunks <= AC * TPR)
-    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
+    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0, STORE_CS != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
   else
-    streamed_row<T, AFFINE, BLOCK, AV, TPR, AC>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
+    streamed_row<T, AFFINE, BLOCK, AV, TPR, AC, STORE_CS != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
 }

@@ -11,7 +11,7 @@
 // input/residual_gate_norm_scale_shift/): fp32 throughout, one rounding per output.
 //
 //   template <T, S, NORM, MOD, [GATE,] AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, MIN_BLOCKS,
-//             ROW_CACHE, TOKENS>
+//             ROW_CACHE, TOKENS, STORE_CS>
 //   grid = ceil_div(B * L, ROWS_PER_BLOCK * TOKENS), block = BLOCK, no dynamic shared memory.
 //
 // Work layout (as solution/rmsnorm/rmsnorm.cuh): a block holds ROWS_PER_BLOCK groups of TOKENS
@@ -77,17 +77,23 @@ template <int BYTES, bool STREAM> __device__ __forceinline__ Raw<BYTES> load_raw
   return r;
 }
 
-template <int BYTES> __device__ __forceinline__ void store_stream(void* p, const Raw<BYTES>& r) {
+// CS: streaming stores (st.global.cs, evict-first) or plain write-back ones; which is faster
+// depends on the shape and the layout (a parameter, STORE_CS; ITERATIONS.md norm_scale_shift
+// iteration 13).
+template <bool CS, typename V> __device__ __forceinline__ void store_one(V* p, V v) {
+  if constexpr (CS) __stcs(p, v); else *p = v;
+}
+template <int BYTES, bool CS> __device__ __forceinline__ void store_raw(void* p, const Raw<BYTES>& r) {
   if constexpr (BYTES >= 16) {
 #pragma unroll
     for (int i = 0; i < BYTES / 16; ++i)
-      __stcs(static_cast<uint4*>(p) + i, make_uint4(r.w[4 * i], r.w[4 * i + 1], r.w[4 * i + 2], r.w[4 * i + 3]));
+      store_one<CS>(static_cast<uint4*>(p) + i, make_uint4(r.w[4 * i], r.w[4 * i + 1], r.w[4 * i + 2], r.w[4 * i + 3]));
   } else if constexpr (BYTES == 8) {
-    __stcs(static_cast<uint2*>(p), make_uint2(r.w[0], r.w[1]));
+    store_one<CS>(static_cast<uint2*>(p), make_uint2(r.w[0], r.w[1]));
   } else if constexpr (BYTES == 4) {
-    __stcs(static_cast<unsigned*>(p), r.w[0]);
+    store_one<CS>(static_cast<unsigned*>(p), r.w[0]);
   } else {
-    __stcs(static_cast<unsigned short*>(p), static_cast<unsigned short>(r.w[0]));
+    store_one<CS>(static_cast<unsigned short*>(p), static_cast<unsigned short>(r.w[0]));
   }
 }
 
@@ -162,8 +168,8 @@ template <typename E, int VEC> struct Frag {
 template <typename E, int VEC, bool STREAM = false> __device__ __forceinline__ Frag<E, VEC> load(const E* p) {
   return Frag<E, VEC>{load_raw<VEC * static_cast<int>(sizeof(E)), STREAM>(p)};
 }
-template <typename E, int VEC> __device__ __forceinline__ void store(E* p, const Frag<E, VEC>& f) {
-  store_stream(p, f.raw);
+template <bool CS, typename E, int VEC> __device__ __forceinline__ void store(E* p, const Frag<E, VEC>& f) {
+  store_raw<VEC * static_cast<int>(sizeof(E)), CS>(p, f.raw);
 }
 
 __device__ __forceinline__ float to_float(float v) { return v; }
@@ -250,7 +256,7 @@ template <typename T, typename S, int VEC> struct OutputInputs {
 // and the extra registers cost more (ITERATIONS.md, norm_scale_shift iteration 8). TOKENS = 1 is
 // the one-token kernel of before.
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS, int STORE_CS>
 __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
                                            const T* __restrict__ x, const S* __restrict__ gate,
                                            const T* __restrict__ weight, const T* __restrict__ bias,
@@ -318,7 +324,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 #pragma unroll
         for (int i = 0; i < VEC; ++i) r[i] = rs[j][k][i] + g0.at(gs[k], i) * xs[j][k][i];
         v[j][k] = Frag<T, VEC>::pack(r);  // the rounded residual the norm sees
-        if (ok) store(residual_out + base[j] + c * VEC, v[j][k]);
+        if (ok) store<STORE_CS != 0>(residual_out + base[j] + c * VEC, v[j][k]);
       }
     }
   } else {
@@ -413,7 +419,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
           if constexpr (kBias) n += in[k].b[i];
           out[i] = n * (1.0f + sc0.at(scale_k, i)) + sh0.at(shift_k, i);  // a row's chunk, or the scalar
         }
-        store(y + base[j] + c * VEC, Frag<T, VEC>::pack(out));
+        store<STORE_CS != 0>(y + base[j] + c * VEC, Frag<T, VEC>::pack(out));
       }
     }
   }
@@ -427,23 +433,23 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 // (7 blocks per SM) and is the fastest point for wan14b on the H200 (ITERATIONS.md,
 // norm_scale_shift iteration 2). Tuned, so the other widths keep the cap where it pays.
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
-          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1>
+          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
                         const T* __restrict__ bias, const S* __restrict__ scale, const S* __restrict__ shift, int B,
                         int L, int C, int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS>(
+  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS>(
       y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
 }
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 residual_gate_norm_scale_shift_kernel(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ residual,
                                       const T* __restrict__ x, const S* __restrict__ gate,
                                       const T* __restrict__ weight, const T* __restrict__ bias,
                                       const S* __restrict__ scale, const S* __restrict__ shift, int B, int L, int C,
                                       int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS>(
+  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS>(
       y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
 }

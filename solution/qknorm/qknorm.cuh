@@ -3,7 +3,7 @@
 // squares, x * rsqrt(sum / len + eps) * w, one rounding), on q [N, Hq, D] and k [N, Hk, D] inside
 // the packed qkv row of `stride` elements (context/qknorm.md).
 //
-//   template <T, HEAD_DIM, ACROSS, VEC, BLOCK, GROUP, ROWS, AGROUP, AROWS, CHUNKS>
+//   template <T, HEAD_DIM, ACROSS, VEC, BLOCK, GROUP, ROWS, AGROUP, AROWS, CHUNKS, STORE_CS>
 //   grid = ceil_div(N * (NQ + NK), BLOCK / G * R), block = BLOCK, no dynamic shared memory
 //   (NQ = ACROSS ? 1 : Hq rows of q per token, NK likewise for k; G, R = GROUP, ROWS per head,
 //   AGROUP, AROWS across heads).
@@ -91,21 +91,26 @@ template <int VEC> __device__ __forceinline__ Chunk<VEC> load_weight(const void*
   return c;
 }
 
-// Streaming stores: nothing in this kernel reads the result again.
-template <int VEC> __device__ __forceinline__ void store(void* p, const Chunk<VEC>& c) {
+// Streaming (st.global.cs, evict-first: nothing here reads the result again) or plain write-back
+// stores: plain ones are 1-3% faster on the long video shapes, streaming ones on flux1 (H200;
+// STORE_CS, a parameter: ITERATIONS.md qknorm iteration 3).
+template <bool CS, typename V> __device__ __forceinline__ void store_one(V* p, V v) {
+  if constexpr (CS) __stcs(p, v); else *p = v;
+}
+template <int VEC, bool CS> __device__ __forceinline__ void store(void* p, const Chunk<VEC>& c) {
   if constexpr (VEC == 8) {
-    __stcs(static_cast<uint4*>(p), make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]));
+    store_one<CS>(static_cast<uint4*>(p), make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]));
   } else if constexpr (VEC == 4) {
-    __stcs(static_cast<uint2*>(p), make_uint2(c.w[0], c.w[1]));
+    store_one<CS>(static_cast<uint2*>(p), make_uint2(c.w[0], c.w[1]));
   } else {
-    __stcs(static_cast<unsigned*>(p), c.w[0]);
+    store_one<CS>(static_cast<unsigned*>(p), c.w[0]);
   }
 }
 
 }  // namespace qknorm_detail
 
 // One form's rows (the kernel below passes its parameters).
-template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int GROUP, int BLOCK, int ROWS, int CHUNKS>
+template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int GROUP, int BLOCK, int ROWS, int CHUNKS, bool STORE_CS>
 __device__ __forceinline__ void qknorm_rows(T* q, T* k, const T* q_weight, const T* k_weight, int N, int Hq, int Hk,
                                             long long stride, float eps) {
   using namespace qknorm_detail;
@@ -194,18 +199,18 @@ __device__ __forceinline__ void qknorm_rows(T* q, T* k, const T* q_weight, const
         for (int j = 0; j < VEC / 2; ++j)
           y.w[j] = Codec<T>::pack(Codec<T>::lo(x[i][c].w[j]) * inv * Codec<T>::lo(wc.w[j]),
                                   Codec<T>::hi(x[i][c].w[j]) * inv * Codec<T>::hi(wc.w[j]));
-        store<VEC>(base[i] + e, y);
+        store<VEC, STORE_CS>(base[i] + e, y);
       }
     }
   }
 }
 
 template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int BLOCK, int GROUP, int ROWS, int AGROUP, int AROWS,
-          int CHUNKS>
+          int CHUNKS, int STORE_CS = 1>
 __global__ void __launch_bounds__(BLOCK) qknorm_kernel(T* q, T* k, const T* q_weight, const T* k_weight, int N, int Hq,
                                                        int Hk, long long stride, float eps) {
   if constexpr (ACROSS)
-    qknorm_rows<T, HEAD_DIM, true, VEC, AGROUP, BLOCK, AROWS, CHUNKS>(q, k, q_weight, k_weight, N, Hq, Hk, stride, eps);
+    qknorm_rows<T, HEAD_DIM, true, VEC, AGROUP, BLOCK, AROWS, CHUNKS, STORE_CS != 0>(q, k, q_weight, k_weight, N, Hq, Hk, stride, eps);
   else
-    qknorm_rows<T, HEAD_DIM, false, VEC, GROUP, BLOCK, ROWS, 1>(q, k, q_weight, k_weight, N, Hq, Hk, stride, eps);
+    qknorm_rows<T, HEAD_DIM, false, VEC, GROUP, BLOCK, ROWS, 1, STORE_CS != 0>(q, k, q_weight, k_weight, N, Hq, Hk, stride, eps);
 }

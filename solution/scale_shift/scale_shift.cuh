@@ -4,7 +4,7 @@
 // input/scale_shift/scale_shift.cuh (every operand in fp32, fmaf(x, 1 + scale, shift), one
 // rounding at the store), so the two agree bit for bit.
 //
-//   template <T, S, LAYOUT, VEC, TX, TY, ROWS_PER_THREAD>
+//   template <T, S, LAYOUT, VEC, TX, TY, ROWS_PER_THREAD, STORE_CS>
 //   grid = ceil_div(C / VEC, TX) * ceil_div(B * L, TY * ROWS_PER_THREAD), block = (TX, TY)
 //
 // Layout of the work: x is [B * L rows, C]. A block owns a tile of TY * ROWS_PER_THREAD
@@ -15,7 +15,7 @@
 // Why it is fast on a memory-bound op:
 // - x moves in VEC * sizeof(T)-byte accesses (16 bytes at VEC = 8 for bf16 / fp16), and all
 //   ROWS_PER_THREAD of a thread's loads are issued before the first is used. x is read once
-//   (evict-first loads), y written once (streaming stores).
+//   (evict-first loads), y written once (streaming or plain stores: STORE_CS).
 // - Broadcast scale / shift (scalar, c, bc, bf1c) are read once per thread, kept in registers
 //   as fp32 (1 + scale) and shift, and read again only when a row of the tile starts another
 //   batch or frame: they cost no HBM or L2 bandwidth per element.
@@ -94,18 +94,23 @@ template <Reuse R, typename E, int N> __device__ __forceinline__ Words<E, N> loa
   return v;
 }
 
-template <typename E, int N> __device__ __forceinline__ void store(E* p, const Words<E, N>& v) {
+// Streaming (st.global.cs) or plain write-back stores, by STORE_CS: plain ones are faster on
+// the video shapes and flux2 / qwen-image of the H200, slower on ltx-video (iteration 3).
+template <bool CS, typename V> __device__ __forceinline__ void store_one(V* p, V v) {
+  if constexpr (CS) __stcs(p, v); else *p = v;
+}
+template <typename E, int N, bool CS> __device__ __forceinline__ void store(E* p, const Words<E, N>& v) {
   constexpr int kBytes = Words<E, N>::kBytes;
   if constexpr (kBytes % 16 == 0) {
 #pragma unroll
     for (int i = 0; i < kBytes / 16; ++i)
-      __stcs(reinterpret_cast<uint4*>(p) + i, make_uint4(v.w[4 * i], v.w[4 * i + 1], v.w[4 * i + 2], v.w[4 * i + 3]));
+      store_one<CS>(reinterpret_cast<uint4*>(p) + i, make_uint4(v.w[4 * i], v.w[4 * i + 1], v.w[4 * i + 2], v.w[4 * i + 3]));
   } else if constexpr (kBytes == 8) {
-    __stcs(reinterpret_cast<uint2*>(p), make_uint2(v.w[0], v.w[1]));
+    store_one<CS>(reinterpret_cast<uint2*>(p), make_uint2(v.w[0], v.w[1]));
   } else if constexpr (kBytes == 4) {
-    __stcs(reinterpret_cast<unsigned*>(p), v.w[0]);
+    store_one<CS>(reinterpret_cast<unsigned*>(p), v.w[0]);
   } else {
-    __stcs(reinterpret_cast<unsigned short*>(p), static_cast<unsigned short>(v.w[0]));
+    store_one<CS>(reinterpret_cast<unsigned short*>(p), static_cast<unsigned short>(v.w[0]));
   }
 }
 
@@ -155,7 +160,7 @@ __device__ __forceinline__ long long modulation_row(int row, int L, int F, int f
 
 }  // namespace scale_shift_detail
 
-template <typename T, typename S, Layout LAYOUT, int VEC, int TX, int TY, int ROWS_PER_THREAD>
+template <typename T, typename S, Layout LAYOUT, int VEC, int TX, int TY, int ROWS_PER_THREAD, int STORE_CS = 1>
 __global__ void __launch_bounds__(TX * TY)
 scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const S* __restrict__ scale,
                    const S* __restrict__ shift, int B, int L, int C, int F) {
@@ -204,7 +209,7 @@ scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const S* __restri
         a[k] = 1.0f + element<S>(ss[i].w, k);
         h[k] = element<S>(hs[i].w, k);
       }
-      store<T, VEC>(y + static_cast<long long>(row) * C + col, modulate<T, VEC>(xs[i], a, h));
+      store<T, VEC, STORE_CS != 0>(y + static_cast<long long>(row) * C + col, modulate<T, VEC>(xs[i], a, h));
     }
   } else {
     // Broadcast: the tile's scale / shift chunk once, again only at a batch or frame boundary.
@@ -232,7 +237,7 @@ scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const S* __restri
           load_modulation<Reuse::shared, S, VEC>(scale, shift, held * C + col, a, h);
         }
       }
-      store<T, VEC>(y + static_cast<long long>(row) * C + col, modulate<T, VEC>(xs[i], a, h));
+      store<T, VEC, STORE_CS != 0>(y + static_cast<long long>(row) * C + col, modulate<T, VEC>(xs[i], a, h));
     }
   }
 }

@@ -55,10 +55,10 @@ TEST(QknormSpace, ValidPointsExistOnEveryModelShape) {
     std::map<std::string, std::set<int64_t>> seen;
     for (const auto& p : e.valid)
       for (const auto& [name, v] : space.params_of(p)) seen[name].insert(v);
-    for (const char* name : {"GROUP", "ROWS", "AGROUP", "AROWS", "CHUNKS"})
+    for (const char* name : {"GROUP", "ROWS", "AGROUP", "AROWS", "CHUNKS", "STORE_CS"})
       EXPECT_GT(seen[name].size(), 1u) << s.name << ": " << name;
   }
-  EXPECT_EQ(space.size(), 3u * 5 * 6 * 3 * 6 * 3 * 10);
+  EXPECT_EQ(space.size(), 3u * 5 * 6 * 3 * 6 * 3 * 10 * 2);  // VEC BLOCK GROUP ROWS AGROUP AROWS CHUNKS STORE_CS
 }
 
 }  // namespace

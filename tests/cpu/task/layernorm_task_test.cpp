@@ -79,7 +79,7 @@ TEST(LayernormTask, CasesAreEveryShapeDtypeAndFormWithStableLabels) {
   EXPECT_EQ(cases[5].label(), "text-512 fp32 noaffine");
   const Case& c = find_case(cases, "wan14b-480p fp32 affine");
   EXPECT_EQ(c.reference.name_expression, "layernorm_reference<float, true>");
-  EXPECT_EQ(c.solution->name_expression, "layernorm_kernel<float, true, 256, 8, 1, 3, 0, 1>");
+  EXPECT_EQ(c.solution->name_expression, "layernorm_kernel<float, true, 256, 8, 1, 3, 0, 1, 1>");
   const Case& check = find_case(cases, "check-5x99 fp16 noaffine");
   EXPECT_EQ(check.kind, "reference_check");
   ASSERT_TRUE(check.oracle);

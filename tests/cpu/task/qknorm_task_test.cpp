@@ -91,11 +91,11 @@ TEST(QknormTask, CasesAreEveryShapeDtypeAndFormWithStableLabels) {
   EXPECT_EQ(head.reference.name_expression, "qknorm_reference<__half, 128, false>");
   EXPECT_EQ(head.reference.grid[1], 80u);  // one block per head of q and k
   // <T, head_dim, across, VEC, BLOCK, GROUP, ROWS, AGROUP, AROWS, CHUNKS>: both forms' params
-  EXPECT_EQ(head.solution->name_expression, "qknorm_kernel<__half, 128, false, 8, 256, 16, 2, 128, 1, 5>");
+  EXPECT_EQ(head.solution->name_expression, "qknorm_kernel<__half, 128, false, 8, 256, 16, 2, 128, 1, 5, 1>");
   EXPECT_EQ(head.solution->grid[0], static_cast<uint32_t>((32760 * 80 + 31) / 32));  // 16 groups x 2 rows
   const Case& across = find_case(cases, "wan14b-480p bf16 across_heads head_dim=128");
   EXPECT_EQ(across.reference.grid[1], 2u);  // one row of q, one of k
-  EXPECT_EQ(across.solution->name_expression, "qknorm_kernel<__nv_bfloat16, 128, true, 8, 256, 16, 2, 128, 1, 5>");
+  EXPECT_EQ(across.solution->name_expression, "qknorm_kernel<__nv_bfloat16, 128, true, 8, 256, 16, 2, 128, 1, 5, 1>");
   EXPECT_EQ(across.solution->grid[0], static_cast<uint32_t>(32760 * 2 / 2));  // AGROUP 128: 2 rows per block
   const Case& check = find_case(cases, "check-5x3x1x128 bf16 noacross_heads head_dim=128");
   EXPECT_EQ(check.kind, "reference_check");

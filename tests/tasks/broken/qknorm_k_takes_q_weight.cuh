@@ -10,7 +10,7 @@
 #include <cuda_fp16.h>
 
 template <typename T, int HEAD_DIM, bool ACROSS, int VEC, int BLOCK, int GROUP, int ROWS, int AGROUP, int AROWS,
-          int CHUNKS>
+          int CHUNKS, int STORE_CS = 1>
 __global__ void qknorm_kernel(T* q, T* k, const T* q_weight, const T* /*k_weight*/, int N, int Hq, int Hk,
                               long long stride, float eps) {
   const int nq = ACROSS ? 1 : Hq, rows_per_token = ACROSS ? 2 : Hq + Hk;
