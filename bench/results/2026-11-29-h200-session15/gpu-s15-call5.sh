@@ -3,7 +3,9 @@
 # with the H200 configs that set STORE_CS = 0 where call 3-4's A/B found plain stores faster,
 # against the configs before (<task>-config-before.json as device "BEFORE": the same kernels as
 # before, STORE_CS = 1 being every class's default), ABBA per task, every shape; then
-# `ako gate --update-baseline` for the five tasks.
+# `ako gate --update-baseline` for the five tasks. Run again as call 6 with TASKS="scale_shift
+# residual_gate_norm_scale_shift" BEFORE=call5: the class splits by layout (scale_shift wan14b /
+# hunyuan bc) and by case (the residual fusion's C-1536) against the configs of call 5.
 set -uo pipefail
 export AKO_CACHE_DIR=/tmp/ako-cache
 A=bundle/bin/ako
@@ -19,7 +21,7 @@ run() {  # $1 task, $2 tag, $3 device
 }
 TASKS=${TASKS:-"qknorm layernorm scale_shift norm_scale_shift residual_gate_norm_scale_shift"}
 for t in $TASKS; do
-  cp $R/$t-config-before.json "solution/$t/configs/device_name=BEFORE.json"
+  cp $R/$t-config-${BEFORE:-before}.json "solution/$t/configs/device_name=BEFORE.json"
   run $t before-1 BEFORE; run $t after-1 "NVIDIA H200"; run $t after-2 "NVIDIA H200"; run $t before-2 BEFORE
   rm -f "solution/$t/configs/device_name=BEFORE.json"
   for p in before-1:after-1 before-2:after-2 before-1:before-2; do
@@ -32,5 +34,5 @@ timeout 300 $A gate --baseline bench/baseline.json --update-baseline --threshold
 echo "gate --update-baseline rc=$?: $(grep -E '^GATE' $L/gate-update.txt)" >> $S
 cp bench/baseline.json $OUT/baseline-after.json
 date -u +%FT%TZ > $L/end.txt
-tar cJf $OUT/call5.tar.xz -C $OUT logs runs && rm -rf $L $OUT/runs
+tar cJf $OUT/${TAR:-call5}.tar.xz -C $OUT logs runs && rm -rf $L $OUT/runs
 cat $S
