@@ -94,8 +94,9 @@ template <Reuse R, typename E, int N> __device__ __forceinline__ Words<E, N> loa
   return v;
 }
 
-// Streaming (st.global.cs) or plain write-back stores, by STORE_CS: plain ones are faster on
-// the video shapes and flux2 / qwen-image of the H200, slower on ltx-video (iteration 3).
+// Streaming (st.global.cs) or plain write-back stores, by STORE_CS: on the H200 plain ones are
+// 1-3% faster on wan13b, flux2, qwen-image and the [B, C] layout of wan14b / hunyuan-720p, up to
+// 3% slower on their per-frame layout and on ltx-video (ITERATIONS.md scale_shift iteration 3).
 template <bool CS, typename V> __device__ __forceinline__ void store_one(V* p, V v) {
   if constexpr (CS) __stcs(p, v); else *p = v;
 }
