@@ -136,7 +136,7 @@ __device__ __forceinline__ Chunk<T, VEC> load_chunk(const T* p) {
   return c;
 }
 
-// Streaming (st.global.cs) or plain write-back stores, by STORE_CS: plain ones are 0.5-1.5%
+// Streaming (st.global.cs) or plain write-back stores, by STORE_CS: plain ones are 0.3-1.2%
 // faster on the image and video shapes of the H200, not on the 512-token ones (iteration 3).
 template <bool CS, typename V> __device__ __forceinline__ void store_one(V* p, V v) {
   if constexpr (CS) __stcs(p, v); else *p = v;
