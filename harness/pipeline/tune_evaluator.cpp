@@ -202,14 +202,14 @@ std::unique_ptr<search::PreparedBatch> GpuEvaluator::prepare(std::vector<search:
   add_cache_notes(br.notes);
   for (size_t k = 0; k < reqs.size(); ++k) {
     Variant& v = out->variants[req_variant[k]];
-    if (jit::compile_fault(br.errors[k]) == "compile_not_started") {
-      v.error = br.errors[k];
+    const std::string& e = br.errors[k];
+    v.error = e;
+    if (v.not_started()) {
       ++not_started;
       continue;
     }
-    if (!br.errors[k].empty()) {
+    if (!e.empty()) {
       ++compile_errors;
-      const std::string& e = br.errors[k];
       // A compile killed at the limits says so first ("compile_timeout: FILE: ..."); any other
       // error is the log's first two lines.
       v.error = jit::compile_fault(e) == "compile_error" ? "compile error: " + e.substr(0, e.find('\n', e.find('\n') + 1))
