@@ -31,7 +31,10 @@ def centres(doc):
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit("usage: compare_runs.py A.json B.json [LIMIT_PERCENT]")
-    a, b = (centres(json.load(open(f))) for f in sys.argv[1:3])
+    try:
+        a, b = (centres(json.load(open(f))) for f in sys.argv[1:3])
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"compare_runs: cannot read {sys.argv[1]} / {sys.argv[2]} as two `ako run --json` results: {e!r}")
     limit = float(sys.argv[3]) if len(sys.argv) == 4 else 1.0
     common = sorted(set(a) & set(b))
     if not common:

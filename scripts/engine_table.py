@@ -224,9 +224,12 @@ def render(doc, markdown=False):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="+")
-    ap.add_argument("--markdown", action="store_true")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "),
+                                 epilog="Each miss of the bars is labelled 'beyond a copy' or 'within reach' "
+                                        "by the case's size copy (see the script's docstring).")
+    ap.add_argument("files", nargs="+", help="engine-timing-<task>.json (scripts/sglang_port_timing.py) "
+                                             "or `ako run TASK --size-copy --json` results")
+    ap.add_argument("--markdown", action="store_true", help="the per-case table in markdown")
     ap.add_argument("--by-shape", action="store_true", help="one markdown row per shape")
     args = ap.parse_args(argv)
     for f in args.files:

@@ -15,9 +15,14 @@ Needs numpy and scipy (a tool around the project, not a dependency of ako):
     python3 -m venv /tmp/fit && /tmp/fit/bin/pip install numpy scipy
     /tmp/fit/bin/python scripts/fit_gelu_erf.py
 """
-import numpy as np
-from scipy.optimize import linprog
-from scipy.special import log_ndtr, ndtr
+import sys
+
+try:
+    import numpy as np
+    from scipy.optimize import linprog
+    from scipy.special import log_ndtr, ndtr
+except ImportError as e:
+    sys.exit(f"fit_gelu_erf: {e}: it needs numpy and scipy (see the top of this file for a venv)")
 
 DEG, LIMIT = 7, 6.0   # 7 odd terms fitted on |v| <= 6: past it the output is v or 0 to float32
 
