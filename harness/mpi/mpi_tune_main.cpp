@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 #include <optional>
 #include <thread>
@@ -25,6 +26,7 @@
 #include "exec/client/child_groups.hpp"
 #include "mpi/rank_lane.hpp"
 #include "mpi/rank_server.hpp"
+#include "search/time_budget.hpp"
 
 namespace {
 
@@ -33,7 +35,8 @@ using nlohmann::json;
 
 // Rank 0: every other rank's hello, each within the timeout; a rank whose records would be of
 // another context (another GPU model, driver, NVRTC...) is left out, saying why.
-void add_rank_lanes(mpi::MpiLink& link, mpi::RankRoster& roster, cli::Measurer& m) {
+void add_rank_lanes(mpi::MpiLink& link, mpi::RankRoster& roster, cli::Measurer& m,
+                    const std::function<std::optional<double>()>& time_left_s) {
   const double timeout = mpi::rank_timeout_s();
   for (int r = 1; r < link.size(); ++r) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
@@ -57,7 +60,7 @@ void add_rank_lanes(mpi::MpiLink& link, mpi::RankRoster& roster, cli::Measurer& 
                  r, host, m.ctx.key(), r, hello.value("context", ""));
       continue;
     }
-    m.remote.push_back(std::make_unique<mpi::RankLane>(link, r, timeout, roster));
+    m.remote.push_back(std::make_unique<mpi::RankLane>(link, r, timeout, roster, time_left_s));
     m.lane_names.push_back(fmt::format("rank {} ({}, {} lane(s))", r, host, hello.value("lanes", 0)));
   }
   fmt::print("MPI: {} ranks; lanes: {}\n", link.size(), [&] {
@@ -122,13 +125,29 @@ int main(int argc, char** argv) {
   });
   mpi::RankRoster roster;
   roster.lost.assign(static_cast<size_t>(link->size()), false);
-  opt.add_lanes = [&](cli::Measurer& m) { add_rank_lanes(*link, roster, m); };
+  // --time's clock starts here, a moment before tune_command's own: the other ranks stop
+  // starting compiles no later than rank 0 does.
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<double> time_budget_s;
+  try {
+    if (!opt.time.empty()) time_budget_s = search::parse_duration(opt.time);
+  } catch (const std::exception&) {  // tune_command says what is wrong with it
+  }
+  const std::function<std::optional<double>()> time_left_s = [&]() -> std::optional<double> {
+    if (!time_budget_s) return std::nullopt;
+    return *time_budget_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  opt.add_lanes = [&](cli::Measurer& m) { add_rank_lanes(*link, roster, m, time_left_s); };
   int code = cli::kExitUsage;
   try {
     code = cli::tune_command(opt);
   } catch (const std::exception& e) {
     fmt::print(stderr, "ako-mpi-tune: {}\n", e.what());
   }
+  if (roster.not_started > 0)
+    fmt::print("NOT COMPILED on the other ranks: {} variant(s): the time budget ran out before their compile started; "
+               "nothing is recorded for them, so a resumed tune asks them again\n",
+               roster.not_started.load());
   std::fflush(stdout);
   beating = false;
   heartbeat.join();

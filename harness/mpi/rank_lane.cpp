@@ -25,8 +25,9 @@ double rank_timeout_s() {
   return t > 0 ? t : 60;
 }
 
-RankLane::RankLane(MpiLink& link, int rank, double timeout_s, RankRoster& roster)
-    : link_(link), rank_(rank), timeout_s_(timeout_s), roster_(roster) {}
+RankLane::RankLane(MpiLink& link, int rank, double timeout_s, RankRoster& roster,
+                   std::function<std::optional<double>()> time_left_s)
+    : link_(link), rank_(rank), timeout_s_(timeout_s), roster_(roster), time_left_s_(std::move(time_left_s)) {}
 
 std::vector<search::DbRecord> RankLane::evaluate(const std::vector<search::EvalRequest>& batch) {
   using clock = std::chrono::steady_clock;
@@ -35,7 +36,7 @@ std::vector<search::DbRecord> RankLane::evaluate(const std::vector<search::EvalR
     return search::LaneLost(why, std::move(done));
   };
   try {
-    link_.send(rank_, kWork, requests_json(batch).dump());
+    link_.send(rank_, kWork, work_json(batch, time_left_s_ ? time_left_s_() : std::nullopt).dump());
   } catch (const Error& e) {
     throw lose(e.what(), {});
   }
@@ -49,6 +50,7 @@ std::vector<search::DbRecord> RankLane::evaluate(const std::vector<search::EvalR
       if (msg->first != kDone) continue;  // a heartbeat
       const auto j = nlohmann::json::parse(msg->second);
       std::vector<search::DbRecord> records = records_from_json(j.at("records"));
+      roster_.not_started += j.value("not_started", size_t{0});
       if (const std::string why = j.value("lost", ""); !why.empty())
         throw lose(fmt::format("rank {}: {}", rank_, why), std::move(records));
       return records;

@@ -3,7 +3,9 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <functional>
 #include <future>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -29,8 +31,7 @@ void maybe_die(int rank, int works) {
   if (r && std::atoi(r) == rank && works == (at ? std::atoi(at) : 1)) std::raise(SIGKILL);
 }
 
-std::string evaluate_and_beat(MpiLink& link, search::Evaluator& evaluator,
-                              const std::vector<search::EvalRequest>& requests) {
+json evaluate_and_beat(MpiLink& link, search::Evaluator& evaluator, const std::vector<search::EvalRequest>& requests) {
   auto result = std::async(std::launch::async, [&] { return evaluator.evaluate(requests); });
   json reply;
   while (result.wait_for(std::chrono::duration<double>(kBeatSeconds)) != std::future_status::ready)
@@ -44,7 +45,19 @@ std::string evaluate_and_beat(MpiLink& link, search::Evaluator& evaluator,
     reply["records"] = json::array();
     reply["lost"] = e.what();
   }
-  return reply.dump();
+  return reply;
+}
+
+// Rank 0's --time, as what was left of it when the share was sent: no compile of this rank's
+// GPUs starts past it (the variants not compiled are recorded nowhere; rank 0 is told how many).
+void stop_compiles_at(cli::Measurer& m, std::optional<double> time_left_s) {
+  using clock = std::chrono::steady_clock;
+  std::function<bool()> stop;
+  if (time_left_s) {
+    const auto until = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(*time_left_s));
+    stop = [until] { return clock::now() >= until; };
+  }
+  for (auto& g : m.gpus) g->set_compile_stop(stop);
 }
 
 }  // namespace
@@ -91,7 +104,13 @@ bool serve_rank(MpiLink& link, const cli::TuneCommandOptions& opt) {
     std::string reply;
     try {
       if (!measurer) throw Error(hello.value("error", "this rank has no lanes"));
-      reply = evaluate_and_beat(link, *measurer->evaluator, requests_from_json(json::parse(msg->second), *spec));
+      const json work = json::parse(msg->second);
+      stop_compiles_at(*measurer, work.contains("time_left_s") ? std::optional<double>(work["time_left_s"].get<double>())
+                                                               : std::nullopt);
+      const size_t not_started_before = measurer->not_started();
+      json r = evaluate_and_beat(link, *measurer->evaluator, requests_from_json(work.at("requests"), *spec));
+      r["not_started"] = measurer->not_started() - not_started_before;
+      reply = r.dump();
     } catch (const std::exception& e) {
       reply = json{{"records", json::array()}, {"lost", e.what()}}.dump();
     }

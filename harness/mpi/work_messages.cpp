@@ -31,6 +31,12 @@ std::vector<search::EvalRequest> requests_from_json(const json& j, const task::T
   return out;
 }
 
+json work_json(const std::vector<search::EvalRequest>& requests, std::optional<double> time_left_s) {
+  json out{{"requests", requests_json(requests)}};
+  if (time_left_s) out["time_left_s"] = *time_left_s;
+  return out;
+}
+
 json records_json(const std::vector<search::DbRecord>& records) {
   json out = json::array();
   for (const auto& r : records) out.push_back(search::to_json(r));

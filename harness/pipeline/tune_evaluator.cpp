@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "pipeline/drift_sentinel.hpp"
 #include "pipeline/run_plan.hpp"
 #include "pipeline/verdict.hpp"
 #include "pipeline/workspace.hpp"
@@ -48,8 +49,20 @@ struct GpuBatch : search::PreparedBatch {
 struct BatchJob {
   exec::WorkerJob job;
   std::vector<std::pair<size_t, size_t>> owner;  // job case -> (variant, case)
-  std::vector<std::string> claimed;              // labels whose reference this job times
+  std::vector<std::string> claimed;              // labels whose reference this job times first
+  std::vector<bool> claims;                      // by job case: it times its label's reference first
 };
+
+// Drift sentinels (drift_sentinel.hpp) among `job`'s cases whose label's reference is recorded:
+// they time the reference again. Returns their indices.
+std::vector<size_t> add_sentinels(exec::WorkerJob& job, const search::ReferenceTimes& references) {
+  std::vector<std::optional<double>> recorded(job.cases.size());
+  for (size_t i = 0; i < job.cases.size(); ++i)
+    if (!job.cases[i].time_reference && job.cases[i].time) recorded[i] = references.time_us(job.cases[i].label);
+  const std::vector<size_t> sentinels = choose_sentinels(recorded, kSentinelSegment);
+  for (size_t i : sentinels) job.cases[i].time_reference = true;
+  return sentinels;
+}
 
 BatchJob batch_job(const GpuBatch& batch, const GpuEvaluatorOptions& opt,
                    search::ReferenceTimes& references) {
@@ -76,6 +89,7 @@ BatchJob batch_job(const GpuBatch& batch, const GpuEvaluatorOptions& opt,
       // Validation against the reference always happens; timing it only once per label.
       vj.cases[c].time_reference = references.claim(vj.cases[c].label);
       if (vj.cases[c].time_reference) out.claimed.push_back(vj.cases[c].label);
+      out.claims.push_back(vj.cases[c].time_reference);
       out.owner.emplace_back(i, c);
       job.cases.push_back(std::move(vj.cases[c]));
     }
@@ -135,6 +149,16 @@ void GpuEvaluator::add_cache_notes(const std::vector<std::string>& notes) {
   for (const auto& n : notes)
     if (std::none_of(cache_notes_.begin(), cache_notes_.end(), [&](const std::string& o) { return kind(o) == kind(n); }))
       cache_notes_.push_back(n);
+}
+
+void GpuEvaluator::add_drift_note(const std::string& note) {
+  const std::lock_guard<std::mutex> lock(notes_mutex_);
+  drift_notes_.push_back(note);
+}
+
+std::vector<std::string> GpuEvaluator::drift_notes() const {
+  const std::lock_guard<std::mutex> lock(notes_mutex_);
+  return drift_notes_;
 }
 
 std::vector<std::string> GpuEvaluator::cache_notes() const {
@@ -261,19 +285,18 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
   auto& batch = dynamic_cast<GpuBatch&>(prepared);
   auto& vs = batch.variants;
   if (opt_.compile_only) return compile_only_records(vs, opt_.gpu_uuid);
-  const BatchJob bj = batch_job(batch, opt_, references);
+  BatchJob bj = batch_job(batch, opt_, references);
   std::string lost;  // a lane's worker gave up (WorkerRun::fatal): its unfinished variants go elsewhere
-  const exec::WorkerJob& job = bj.job;
   std::vector<std::vector<CaseResult>> results(vs.size());
   for (size_t i = 0; i < vs.size(); ++i) results[i].resize(vs[i].cases.size());
-  if (!job.cases.empty()) {
+
+  auto run_cases = [&](const exec::WorkerJob& job) {
     exec::ClientOptions copt;
     if (!opt_.run_worker) copt.worker_exe = worker_executable();
     if (opt_.pin_to_gpu) copt.extra_env.push_back("CUDA_VISIBLE_DEVICES=" + opt_.gpu_uuid);
     copt.case_timeout_s = opt_.case_timeout_s;
     copt.scratch_dir = scratch_path("tune", opt_.lane_index);
     const ScratchFolder scratch(copt.scratch_dir);   // marked as this process's (common/scratch_folder.hpp)
-    const int total = static_cast<int>(job.cases.size());
     exec::ClientCallbacks cb;
     cb.on_device = [&](const DeviceInfo& d) { device = d; };
     cb.on_begin = [&](int i) {
@@ -286,22 +309,85 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     std::error_code ec;
     fs::remove_all(copt.scratch_dir, ec);
     if (run.device) device = run.device;
+    cases_run += run.results.size();
+    return run;
+  };
+  // The run's results into `results` (`to_batch`: the job's case -> the batch job's); the claimed
+  // references settled (first run only), the sentinels' readings returned.
+  auto take = [&](const exec::WorkerRun& run, const exec::WorkerJob& job, const std::vector<size_t>& to_batch,
+                  const std::vector<size_t>& sentinels, bool first) {
     const double copy_bandwidth_gbs = device ? device->copy_bandwidth_gbs : 0;
-    for (const auto& r : run.results)
-      if (r.index >= 0 && r.index < total) {
-        auto [vi, ci] = bj.owner[r.index];
-        // The verdict rules `ako run` applies (pipeline/verdict.hpp), on the case's own record.
-        results[vi][ci] = case_result_skeleton(vs[vi].cases[ci], static_cast<int>(ci));
-        settle_case(results[vi][ci], r, copy_bandwidth_gbs);
-        if (job.cases[r.index].time_reference)
-          references.settle(job.cases[r.index].label,
-                            r.reference_time ? std::optional<double>(r.reference_time->iqm_us) : std::nullopt);
+    const int total = static_cast<int>(job.cases.size());
+    std::vector<SentinelReading> readings;
+    for (const auto& r : run.results) {
+      if (r.index < 0 || r.index >= total) continue;
+      const size_t k = to_batch[static_cast<size_t>(r.index)];
+      auto [vi, ci] = bj.owner[k];
+      // The verdict rules `ako run` applies (pipeline/verdict.hpp), on the case's own record.
+      results[vi][ci] = case_result_skeleton(vs[vi].cases[ci], static_cast<int>(ci));
+      settle_case(results[vi][ci], r, copy_bandwidth_gbs);
+      const std::string& label = job.cases[r.index].label;
+      if (first && bj.claims[k])
+        references.settle(label, r.reference_time ? std::optional<double>(r.reference_time->iqm_us) : std::nullopt);
+      if (std::find(sentinels.begin(), sentinels.end(), static_cast<size_t>(r.index)) != sentinels.end()) {
+        SentinelReading reading{static_cast<size_t>(r.index), label, references.time_us(label).value_or(0), {}};
+        if (r.reference_time && r.reference_time->iqm_us > 0) reading.measured_us = r.reference_time->iqm_us;
+        if (reading.recorded_us > 0) readings.push_back(std::move(reading));
       }
+    }
+    return readings;
+  };
+
+  if (!bj.job.cases.empty()) {
+    std::vector<size_t> sentinels = add_sentinels(bj.job, references);
+    std::vector<size_t> to_batch(bj.job.cases.size());
+    for (size_t i = 0; i < to_batch.size(); ++i) to_batch[i] = i;
+    exec::WorkerRun run = run_cases(bj.job);
+    std::vector<SentinelReading> readings = take(run, bj.job, to_batch, sentinels, true);
     for (const auto& label : bj.claimed)  // a case the worker never reported
       if (!references.time_us(label)) references.settle(label, std::nullopt);
-    cases_run += run.results.size();
     if (!run.fatal.empty() && opt_.lane) lost = run.fatal;
     else if (!run.fatal.empty() && run.results.empty()) throw Error("the worker could not run: " + run.fatal);
+
+    // A slow window: its cases again, each try with sentinels of its own.
+    exec::WorkerJob current = bj.job;
+    for (int attempt = 1; lost.empty(); ++attempt) {
+      const std::vector<bool> again = drifted_cases(current.cases.size(), readings, kSentinelSegment, kDriftTolerance);
+      const size_t n_again = static_cast<size_t>(std::count(again.begin(), again.end(), true));
+      for (const auto& r : readings)
+        if (r.measured_us && *r.measured_us < r.recorded_us * (1 - kDriftTolerance)) references.lower(r.label, *r.measured_us);
+      if (n_again == 0) break;
+      const std::string worst = describe_worst_drift(readings, kDriftTolerance);
+      if (attempt > kMaxRemeasures) {
+        add_drift_note(fmt::format("{}, {}: {}: still slower after {} re-measures; {} cases keep what the last "
+                                   "measured",
+                                   opt_.gpu_uuid, utc_now(), worst, kMaxRemeasures, n_again));
+        break;
+      }
+      exec::WorkerJob sub;
+      sub.support = current.support;
+      sub.timing = current.timing;
+      sub.cache_dir = current.cache_dir;
+      std::vector<size_t> sub_to_batch;
+      for (size_t i = 0; i < current.cases.size(); ++i) {
+        if (!again[i]) continue;
+        exec::CaseJob c = current.cases[i];
+        c.index = static_cast<int>(sub.cases.size());
+        c.time_reference = false;
+        sub.cases.push_back(std::move(c));
+        sub_to_batch.push_back(to_batch[i]);
+      }
+      add_drift_note(fmt::format("{}, {}: {}: the GPU was slower for a while; {} cases measured again", opt_.gpu_uuid,
+                                 utc_now(), worst, n_again));
+      ++drift_windows;
+      remeasured += sub.cases.size();
+      sentinels = add_sentinels(sub, references);
+      run = run_cases(sub);
+      readings = take(run, sub, sub_to_batch, sentinels, false);
+      if (!run.fatal.empty() && opt_.lane) lost = run.fatal;
+      current = std::move(sub);
+      to_batch = std::move(sub_to_batch);
+    }
   }
 
   std::vector<search::DbRecord> out;

@@ -78,6 +78,10 @@ class GpuEvaluator : public search::Evaluator {
   // Variants whose compile had not started when the stop set by set_compile_stop held: nothing
   // is recorded for them, so a resumed tune asks them again.
   std::atomic<size_t> not_started{0};
+  // Slow windows the drift sentinels caught (drift_sentinel.hpp), and the cases measured again.
+  std::atomic<size_t> drift_windows{0}, remeasured{0};
+  // One per window: what drifted, when, and what was measured again.
+  std::vector<std::string> drift_notes() const;
   // Checked before each solution variant's compile starts (`ako tune --time`); the reference
   // and support kernels are always built.
   void set_compile_stop(std::function<bool()> stop) { compile_stop_ = std::move(stop); }
@@ -90,8 +94,10 @@ class GpuEvaluator : public search::Evaluator {
 
  private:
   void add_cache_notes(const std::vector<std::string>& notes);
+  void add_drift_note(const std::string& note);
   mutable std::mutex notes_mutex_;        // prepare() runs on the helper thread
   std::vector<std::string> cache_notes_;
+  std::vector<std::string> drift_notes_;
   const task::TaskSpec& spec_;
   GpuEvaluatorOptions opt_;
   std::function<bool()> compile_stop_;

@@ -12,6 +12,11 @@ void ReferenceTimes::settle(const std::string& label, std::optional<double> time
   if (time_us && *time_us > 0) times_[label] = *time_us;
 }
 
+void ReferenceTimes::lower(const std::string& label, double time_us) {
+  auto it = times_.find(label);
+  if (it != times_.end() && time_us > 0 && time_us < it->second) it->second = time_us;
+}
+
 std::optional<double> ReferenceTimes::time_us(const std::string& label) const {
   auto it = times_.find(label);
   if (it == times_.end()) return std::nullopt;

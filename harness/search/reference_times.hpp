@@ -19,6 +19,9 @@ class ReferenceTimes {
   // The claiming case finished: its reference centre (IQM), or nullopt when it was not timed.
   void settle(const std::string& label, std::optional<double> time_us);
   std::optional<double> time_us(const std::string& label) const;
+  // A later timing of the label's reference (a drift sentinel) that came out lower: the first
+  // was taken in a slow window, so the lower one stands from now on.
+  void lower(const std::string& label, double time_us);
   size_t timed() const { return times_.size(); }
 
  private:

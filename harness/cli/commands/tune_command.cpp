@@ -157,6 +157,8 @@ std::pair<size_t, size_t> print_tune_line(const search::TuneOutcome& o, const Me
   else if (!m.gpus.empty())
     fmt::print(", {} variants built, {} compile errors, {} validated ({} correct), {} cases run, reference timed on {} cases",
                m.compiled(), m.compile_errors(), m.validated(), m.correct(), m.cases_run(), m.references_timed());
+  if (m.remeasured() > 0)
+    fmt::print(", {} cases measured again after {} slow window(s)", m.remeasured(), m.drift_windows());
   if (m.lanes() > 1)
     fmt::print(", {} lanes ({} lost, {} (variant, shape) pairs retried on another)", m.lanes(),
                m.lanes() - m.split->live_lanes(), m.split->retried.load());
@@ -247,6 +249,10 @@ int tune_command(const TuneCommandOptions& opt) {
   for (const auto& note : m.cache_notes()) fmt::print(stderr, "{}\n", note);
   if (m.split)
     for (const auto& note : m.split->notes()) fmt::print("{}\n", note);
+  // Slow windows (pipeline/drift_sentinel.hpp): a few in full, then how many more.
+  const auto drift = m.drift_notes();
+  for (size_t i = 0; i < drift.size() && i < 5; ++i) fmt::print("drift: {}\n", drift[i]);
+  if (drift.size() > 5) fmt::print("drift: {} more such notes\n", drift.size() - 5);
   if (!m.gpus.empty()) print_pipeline(o.pipeline);
   const auto [tuned, with_shapes] = print_tune_line(o, m, wall);
   if (o.stopped)
@@ -261,7 +267,7 @@ int tune_command(const TuneCommandOptions& opt) {
 
   if (!opt.json.empty()) {
     TuneRunInfo info{spec.name, opt.strategy, opt.budget, m.db_file.string(), opt.seed, wall, time_budget,
-                     !opt.replay.empty()};
+                     !opt.replay.empty(), m.remeasured(), drift};
     write_file_atomically(opt.json, summary_json(info, o, db, unseen).dump(2) + "\n");
   }
   if (opt.write_config) write_device_config(spec, config_out, m.ctx.device, doc);

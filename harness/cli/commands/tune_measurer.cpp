@@ -212,12 +212,21 @@ AKO_SUM(correct)
 AKO_SUM(timed)
 AKO_SUM(cases_run)
 AKO_SUM(not_started)
+AKO_SUM(drift_windows)
+AKO_SUM(remeasured)
 #undef AKO_SUM
 
 size_t Measurer::references_timed() const {
   size_t n = 0;
   for (const auto& g : gpus) n += g->references.timed();
   return n;
+}
+
+std::vector<std::string> Measurer::drift_notes() const {
+  std::vector<std::string> out;
+  for (const auto& g : gpus)
+    for (const auto& n : g->drift_notes()) out.push_back(n);
+  return out;
 }
 
 std::vector<std::string> Measurer::cache_notes() const {

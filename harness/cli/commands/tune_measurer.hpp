@@ -32,8 +32,10 @@ struct Measurer {
   size_t lanes() const { return gpus.size() + remote.size(); }
   // The GPU lanes' counters, summed.
   size_t compiled() const, compile_errors() const, refused_static() const, validated() const, correct() const,
-      timed() const, cases_run() const, references_timed() const, not_started() const;
+      timed() const, cases_run() const, references_timed() const, not_started() const, drift_windows() const,
+      remeasured() const;
   std::vector<std::string> cache_notes() const;
+  std::vector<std::string> drift_notes() const;   // every GPU lane's, in lane order
 };
 
 // sha256 over the solution file and every header it reaches by quoted #include: the key

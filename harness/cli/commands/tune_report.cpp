@@ -164,6 +164,8 @@ nlohmann::json summary_json(const TuneRunInfo& info, const search::TuneOutcome& 
            {"refused_static", refused},
            {"measured_pairs", o.measured},
            {"reused_pairs", o.reused},
+           {"remeasured_cases", info.remeasured_cases},
+           {"drift_notes", info.drift_notes},
            {"pipeline",
             {{"batches", p.batches},
              {"compile_s", p.prepare_s},

@@ -40,6 +40,8 @@ struct TuneRunInfo {
   double wall_s = 0;
   std::optional<double> time_budget_s;
   bool replay = false;
+  size_t remeasured_cases = 0;   // measured again after a drift sentinel caught a slow window
+  std::vector<std::string> drift_notes;
 };
 nlohmann::json summary_json(const TuneRunInfo& info, const search::TuneOutcome& o, const search::TuningDb& db,
                             const std::vector<UnseenShape>& unseen);

@@ -104,6 +104,38 @@ TEST_F(MpiTuneCli, ARankKilledMidSearchHasItsVariantsRetriedElsewhere) {
   EXPECT_GT(per_rank.count(1) ? per_rank.at(1) : 0, 0);
 }
 
+// --time holds on every rank: rank 0 sends what is left of it with each share, and no compile of
+// another rank starts past it. A cold cache, one compile at a time per rank and a one-second budget
+// leave most of each share uncompiled (ranks 1 and 2 had compiled theirs whole before: 6 and 8
+// pairs of the batch of 10 variants split 3, 3, 4); nothing is recorded for those, rank 0 says how
+// many, and the resumed tune compiles exactly the rest.
+TEST_F(MpiTuneCli, TheTimeBudgetStopsEveryRanksCompilesAndTheResumeAsksTheRestAgain) {
+  const Ran r = mpirun("", "--mpi --batch 10 -j 1 --time 1");
+  EXPECT_NE(r.status, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "STOPPED: the time budget (1s) ran out")) << r.out;
+  EXPECT_TRUE(has(r.out, "NOT COMPILED on the other ranks: ")) << r.out;
+  std::map<int, int> per_rank;
+  size_t first = 0;
+  if (fs::exists(db())) {
+    std::istringstream in(ako::read_file(db()));
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty()) {
+        const std::string uuid = json::parse(l).value("gpu_uuid", "");
+        if (uuid.size() == 40) ++per_rank[std::stoi(uuid.substr(36, 2), nullptr, 16)];
+        ++first;
+      }
+  }
+  EXPECT_LT(per_rank[1], 6) << r.out;
+  EXPECT_LT(per_rank[2], 8) << r.out;
+
+  const Ran resumed = mpirun("", "--mpi");
+  ASSERT_EQ(resumed.status, 0) << resumed.out;
+  EXPECT_TRUE(has(resumed.out, fmt::format("{} (variant, shape) pairs compiled, {} reused", 20 - first, first)))
+      << resumed.out;
+  EXPECT_FALSE(has(resumed.out, "NOT COMPILED")) << resumed.out;
+  expect_each_pair_once();
+}
+
 // Rank 0 owns the search; when it dies (here on sending its first share), the other ranks hear
 // its heartbeat stop and give up after AKO_MPI_RANK_TIMEOUT instead of waiting for ever, and
 // mpirun returns (its 120 s timeout would say otherwise).

@@ -1,0 +1,43 @@
+#include "pipeline/drift_sentinel.hpp"
+
+#include <fmt/format.h>
+
+namespace ako::pipeline {
+
+std::vector<size_t> choose_sentinels(const std::vector<std::optional<double>>& recorded_us, size_t segment) {
+  std::vector<size_t> out;
+  if (segment == 0) return out;
+  for (size_t begin = 0; begin < recorded_us.size(); begin += segment) {
+    std::optional<size_t> best;
+    for (size_t i = begin; i < std::min(begin + segment, recorded_us.size()); ++i)
+      if (recorded_us[i] && (!best || *recorded_us[i] < *recorded_us[*best])) best = i;
+    if (best) out.push_back(*best);
+  }
+  return out;
+}
+
+std::vector<bool> drifted_cases(size_t n, const std::vector<SentinelReading>& readings, size_t segment,
+                                double tolerance) {
+  std::vector<bool> out(n, false);
+  if (segment == 0) return out;
+  for (const auto& r : readings) {
+    if (!r.drifted(tolerance) || r.index >= n) continue;
+    const size_t s = r.index / segment;
+    const size_t begin = (s == 0 ? 0 : s - 1) * segment;
+    const size_t end = std::min(n, (s + 2) * segment);
+    for (size_t i = begin; i < end; ++i) out[i] = true;
+  }
+  return out;
+}
+
+std::string describe_worst_drift(const std::vector<SentinelReading>& readings, double tolerance) {
+  const SentinelReading* worst = nullptr;
+  for (const auto& r : readings)
+    if (r.drifted(tolerance) && (!worst || *r.measured_us / r.recorded_us > *worst->measured_us / worst->recorded_us))
+      worst = &r;
+  if (!worst) return "";
+  return fmt::format("the reference of '{}' timed {:.2f} us against {:.2f} us recorded ({:.2f}x)", worst->label,
+                     *worst->measured_us, worst->recorded_us, *worst->measured_us / worst->recorded_us);
+}
+
+}  // namespace ako::pipeline

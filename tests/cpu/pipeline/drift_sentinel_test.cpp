@@ -1,0 +1,162 @@
+// The drift sentinels of `ako tune` (pipeline/drift_sentinel.hpp): which cases time the reference
+// again, which are measured again when one reads slow, and GpuEvaluator doing it with a fake
+// worker (NVRTC compiles the spilly fixture's variants for real) whose GPU turns slow for one run.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "cpu/search/search_fixture.hpp"
+#include "pipeline/drift_sentinel.hpp"
+#include "pipeline/tune_evaluator.hpp"
+#include "task/spec.hpp"
+
+namespace ako::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(DriftSentinels, OnePerSegmentOnTheFastestRecordedReference) {
+  const std::vector<std::optional<double>> recorded{12.0, 4.0, std::nullopt, 9.0,  // segment 0: index 1
+                                                    std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                                    30.0, 31.0};                     // segment 2: index 8
+  EXPECT_EQ(choose_sentinels(recorded, 4), (std::vector<size_t>{1, 8}));
+  EXPECT_TRUE(choose_sentinels({}, 4).empty());
+  EXPECT_TRUE(choose_sentinels(recorded, 0).empty());
+}
+
+TEST(DriftSentinels, ASlowReadingMarksItsSegmentAndBothNeighbours) {
+  std::vector<SentinelReading> readings{{1, "a", 4.0, 4.1}, {5, "a", 4.0, 9.5}, {9, "b", 30.0, 30.3}};
+  const std::vector<bool> again = drifted_cases(14, readings, 4, 0.05);
+  for (size_t i = 0; i < 14; ++i) EXPECT_EQ(again[i], i < 12) << i;  // segments 0-2 of 0-3
+
+  // Within the tolerance is not drift; past it is; an untimed sentinel says nothing.
+  readings = {{1, "a", 4.0, 4.19}, {5, "a", 4.0, std::nullopt}};
+  const auto none = drifted_cases(8, readings, 4, 0.05);
+  EXPECT_EQ(std::count(none.begin(), none.end(), true), 0);
+  readings = {{6, "a", 4.0, 4.21}};
+  const auto last = drifted_cases(8, readings, 4, 0.05);
+  EXPECT_EQ(std::count(last.begin(), last.end(), true), 8);  // segment 1 and its one neighbour
+  EXPECT_EQ(describe_worst_drift({{1, "a", 4.0, 4.21}, {2, "flux bf16", 4.0, 8.0}}, 0.05),
+            "the reference of 'flux bf16' timed 8.00 us against 4.00 us recorded (2.00x)");
+  EXPECT_EQ(describe_worst_drift({{1, "a", 4.0, 4.1}}, 0.05), "");
+}
+
+// A fake GPU: every case correct; the reference and the solution take `ref_us` / `sol_us` of the
+// run, which the test sets per worker run (run 0 is the first batch, which records references).
+struct SlowWindowWorker {
+  std::function<std::pair<double, double>(int run)> times;
+  int runs = 0;
+  std::vector<size_t> cases_per_run, references_per_run;
+  exec::WorkerRun operator()(const exec::WorkerJob& job, const exec::ClientOptions&, const exec::ClientCallbacks&) {
+    const auto [ref_us, sol_us] = times(runs++);
+    cases_per_run.push_back(job.cases.size());
+    references_per_run.push_back(static_cast<size_t>(
+        std::count_if(job.cases.begin(), job.cases.end(), [](const auto& c) { return c.time_reference; })));
+    exec::WorkerRun run;
+    for (const auto& c : job.cases) {
+      CaseResult r;
+      r.index = c.index;
+      r.verdict = Verdict::correct;
+      r.solution_time = TimingStats{};
+      r.solution_time->iqm_us = r.solution_time->median_us = sol_us;
+      if (c.time_reference) {
+        r.reference_time = TimingStats{};
+        r.reference_time->iqm_us = r.reference_time->median_us = ref_us;
+      }
+      run.results.push_back(r);
+    }
+    return run;
+  }
+};
+
+struct Measured {
+  std::vector<search::DbRecord> second;   // the second batch's records
+  size_t windows = 0, remeasured = 0;
+  std::vector<std::string> notes;
+  std::optional<double> reference_after;  // the small shape's recorded reference after the batch
+  std::vector<size_t> cases_per_run, references_per_run;
+};
+
+// Two batches of the spilly fixture's N=4 and N=8 variants (TIMER 0) on both shapes.
+Measured two_batches(std::function<std::pair<double, double>(int)> times) {
+  search::testing::ScratchDir dir("drift");
+  const task::TaskSpec spec = task::load_task(fs::path(AKO_TEST_DIR) / "cpu/pipeline/fixtures/static_tune", "spilly");
+  auto worker = std::make_shared<SlowWindowWorker>();
+  worker->times = std::move(times);
+  GpuEvaluatorOptions go;
+  go.build.arch = "sm_90a";
+  go.build.compile.cache_dir = dir.path() / "cache";
+  go.build.compile.jobs = 2;
+  go.build.root = spec.root;
+  go.gpu_uuid = "GPU-fake";
+  go.run_worker = [worker](const auto& job, const auto& copt, const auto& cb) { return (*worker)(job, copt, cb); };
+  GpuEvaluator eval(spec, go);
+  std::vector<const task::ShapeSpec*> shapes;
+  for (const auto& s : spec.shapes) shapes.push_back(&s);
+  const auto first = eval.evaluate({{{{"N", 4}, {"TIMER", 0}}, shapes}});
+  EXPECT_EQ(first.size(), 2u);
+  Measured m;
+  m.second = eval.evaluate({{{{"N", 8}, {"TIMER", 0}}, shapes}});
+  m.windows = eval.drift_windows;
+  m.remeasured = eval.remeasured;
+  m.notes = eval.drift_notes();
+  m.reference_after = eval.references.time_us("small fp32");
+  m.cases_per_run = worker->cases_per_run;
+  m.references_per_run = worker->references_per_run;
+  return m;
+}
+
+TEST(DriftSentinels, ASlowWindowIsMeasuredAgainAndTheCleanRunStands) {
+  // Run 1 (the second batch) is slow by a constant 8 us, as on the shared H200; run 2 is not.
+  const Measured m = two_batches([](int run) {
+    return run == 1 ? std::pair{20.0, 18.0} : std::pair{12.0, 10.0};
+  });
+  ASSERT_EQ(m.second.size(), 2u);
+  for (const auto& r : m.second) {
+    EXPECT_EQ(r.verdict, "correct") << r.reason;
+    EXPECT_DOUBLE_EQ(r.time_us, 10.0) << r.shape << ": the slow run's time stood";
+    EXPECT_DOUBLE_EQ(r.reference_us, 12.0) << r.shape;
+  }
+  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{2, 2, 2}));
+  EXPECT_EQ(m.windows, 1u);
+  EXPECT_EQ(m.remeasured, 2u);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("GPU-fake, "), std::string::npos) << m.notes[0];
+  EXPECT_NE(m.notes[0].find("timed 20.00 us against 12.00 us recorded (1.67x): the GPU was slower for a while; 2 cases "
+                            "measured again"),
+            std::string::npos)
+      << m.notes[0];
+}
+
+TEST(DriftSentinels, AWindowThatOutlastsTheTriesKeepsTheLastRunAndSaysSo) {
+  const Measured m = two_batches([](int run) { return run >= 1 ? std::pair{20.0, 18.0} : std::pair{12.0, 10.0}; });
+  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{2, 2, 2, 2}));  // the batch and kMaxRemeasures more
+  EXPECT_EQ(m.windows, static_cast<size_t>(kMaxRemeasures));
+  ASSERT_EQ(m.notes.size(), static_cast<size_t>(kMaxRemeasures) + 1);
+  EXPECT_NE(m.notes.back().find("still slower after 2 re-measures; 2 cases keep what the last measured"),
+            std::string::npos)
+      << m.notes.back();
+  for (const auto& r : m.second) EXPECT_DOUBLE_EQ(r.time_us, 18.0);
+}
+
+TEST(DriftSentinels, AFasterReadingLowersTheRecordingAndMeasuresNothingAgain) {
+  // The first batch ran in the slow window (its reference 20 us); later the GPU is itself again.
+  const Measured m = two_batches([](int run) { return run == 0 ? std::pair{20.0, 18.0} : std::pair{12.0, 10.0}; });
+  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{2, 2}));
+  EXPECT_EQ(m.remeasured, 0u);
+  EXPECT_TRUE(m.notes.empty());
+  ASSERT_TRUE(m.reference_after);
+  EXPECT_DOUBLE_EQ(*m.reference_after, 12.0);
+}
+
+TEST(DriftSentinels, SteadyTimesAddOneReferenceTimingPerSegmentAndNothingElse) {
+  const Measured m = two_batches([](int) { return std::pair{12.0, 10.0}; });
+  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{2, 2}));
+  EXPECT_EQ(m.references_per_run, (std::vector<size_t>{2, 1}));  // the first batch's claims, then one sentinel
+  EXPECT_EQ(m.remeasured, 0u);
+  EXPECT_TRUE(m.notes.empty());
+  for (const auto& r : m.second) EXPECT_DOUBLE_EQ(r.time_us, 10.0);
+}
+
+}  // namespace
+}  // namespace ako::pipeline
