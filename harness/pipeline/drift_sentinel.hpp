@@ -9,9 +9,9 @@
 // sentinel, also times the reference beside its solution: the one whose label has the fastest
 // recorded reference, where an added delay shows most. A sentinel more than the tolerance above
 // the recorded time marks its segment and both neighbours as drifted, and their cases are
-// measured again (a clean re-run replaces them; after the last try, what it measured stands and
-// the note says so). A sentinel below the recording by more than the tolerance lowers the
-// recording: the first measurement was the one in a slow window.
+// measured again: a clean re-run replaces them; later tries wait first, as the GPU may still be
+// slow; after the last try, what it measured stands and the note says so. A sentinel below the
+// recording by more than the tolerance lowers the recording: the first timing was the slow one.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -21,7 +21,10 @@ namespace ako::pipeline {
 
 inline constexpr size_t kSentinelSegment = 32;     // cases per sentinel: about 1 s of a tune, 1-2% more time
 inline constexpr double kDriftTolerance = 0.05;    // the reference's IQM repeats within 1-3% run to run
-inline constexpr int kMaxRemeasures = 2;
+// Windows seen lasted up to about a minute, and the first re-measure follows the batch at once
+// (often still inside): each later try first waits longer, 5 + 15 + 30 s at most per window.
+inline constexpr int kMaxRemeasures = 4;
+inline constexpr double kRemeasurePauseS[kMaxRemeasures] = {0, 5, 15, 30};
 
 // `recorded_us[i]`: job case i's label's recorded reference time (none: not yet recorded, no
 // sentinel there). The chosen job indices, at most one per segment of `segment` cases.

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <ctime>
 #include <set>
 
@@ -377,8 +379,14 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
         sub.cases.push_back(std::move(c));
         sub_to_batch.push_back(to_batch[i]);
       }
-      add_drift_note(fmt::format("{}, {}: {}: the GPU was slower for a while; {} cases measured again", opt_.gpu_uuid,
-                                 utc_now(), worst, n_again));
+      const double pause_s = kRemeasurePauseS[attempt - 1];
+      add_drift_note(fmt::format("{}, {}: {}: the GPU was slower for a while; {} cases measured again{}", opt_.gpu_uuid,
+                                 utc_now(), worst, n_again,
+                                 pause_s > 0 ? fmt::format(" after a {:.0f} s pause", pause_s) : std::string()));
+      if (pause_s > 0) {
+        if (opt_.pause) opt_.pause(pause_s);
+        else std::this_thread::sleep_for(std::chrono::duration<double>(pause_s));
+      }
       ++drift_windows;
       remeasured += sub.cases.size();
       sentinels = add_sentinels(sub, references);

@@ -59,6 +59,9 @@ struct GpuEvaluatorOptions {
   // CPU tests inject a fake to see what would have reached the GPU.
   std::function<exec::WorkerRun(const exec::WorkerJob&, const exec::ClientOptions&, const exec::ClientCallbacks&)>
       run_worker;
+  // Waits this many seconds before measuring a slow window's cases again (drift_sentinel.hpp).
+  // Empty: sleeps; the CPU tests count instead.
+  std::function<void(double seconds)> pause;
 };
 
 class GpuEvaluator : public search::Evaluator {

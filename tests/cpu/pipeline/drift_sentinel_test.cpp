@@ -75,6 +75,7 @@ struct Measured {
   std::vector<std::string> notes;
   std::optional<double> reference_after;  // the small shape's recorded reference after the batch
   std::vector<size_t> cases_per_run, references_per_run;
+  std::vector<double> pauses;
 };
 
 // Two batches of the spilly fixture's N=4 and N=8 variants (TIMER 0) on both shapes.
@@ -90,6 +91,8 @@ Measured two_batches(std::function<std::pair<double, double>(int)> times) {
   go.build.root = spec.root;
   go.gpu_uuid = "GPU-fake";
   go.run_worker = [worker](const auto& job, const auto& copt, const auto& cb) { return (*worker)(job, copt, cb); };
+  auto pauses = std::make_shared<std::vector<double>>();
+  go.pause = [pauses](double s) { pauses->push_back(s); };
   GpuEvaluator eval(spec, go);
   std::vector<const task::ShapeSpec*> shapes;
   for (const auto& s : spec.shapes) shapes.push_back(&s);
@@ -103,6 +106,7 @@ Measured two_batches(std::function<std::pair<double, double>(int)> times) {
   m.reference_after = eval.references.time_us("small fp32");
   m.cases_per_run = worker->cases_per_run;
   m.references_per_run = worker->references_per_run;
+  m.pauses = *pauses;
   return m;
 }
 
@@ -118,6 +122,7 @@ TEST(DriftSentinels, ASlowWindowIsMeasuredAgainAndTheCleanRunStands) {
     EXPECT_DOUBLE_EQ(r.reference_us, 12.0) << r.shape;
   }
   EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{2, 2, 2}));
+  EXPECT_TRUE(m.pauses.empty()) << "the first re-measure follows at once";
   EXPECT_EQ(m.windows, 1u);
   EXPECT_EQ(m.remeasured, 2u);
   ASSERT_EQ(m.notes.size(), 1u);
@@ -130,13 +135,24 @@ TEST(DriftSentinels, ASlowWindowIsMeasuredAgainAndTheCleanRunStands) {
 
 TEST(DriftSentinels, AWindowThatOutlastsTheTriesKeepsTheLastRunAndSaysSo) {
   const Measured m = two_batches([](int run) { return run >= 1 ? std::pair{20.0, 18.0} : std::pair{12.0, 10.0}; });
-  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{2, 2, 2, 2}));  // the batch and kMaxRemeasures more
+  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{2, 2, 2, 2, 2, 2}));  // the batch and kMaxRemeasures more
   EXPECT_EQ(m.windows, static_cast<size_t>(kMaxRemeasures));
+  EXPECT_EQ(m.pauses, (std::vector<double>{5, 15, 30}));  // before the second, third and fourth try
   ASSERT_EQ(m.notes.size(), static_cast<size_t>(kMaxRemeasures) + 1);
-  EXPECT_NE(m.notes.back().find("still slower after 2 re-measures; 2 cases keep what the last measured"),
+  EXPECT_NE(m.notes[1].find("2 cases measured again after a 5 s pause"), std::string::npos) << m.notes[1];
+  EXPECT_NE(m.notes.back().find("still slower after 4 re-measures; 2 cases keep what the last measured"),
             std::string::npos)
       << m.notes.back();
   for (const auto& r : m.second) EXPECT_DOUBLE_EQ(r.time_us, 18.0);
+}
+
+TEST(DriftSentinels, AWindowThatEndsDuringThePausesIsMeasuredCleanAtTheNextTry) {
+  // Slow for the batch and the immediate re-measure; clean after the first pause.
+  const Measured m = two_batches([](int run) { return run == 1 || run == 2 ? std::pair{20.0, 18.0} : std::pair{12.0, 10.0}; });
+  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{2, 2, 2, 2}));
+  EXPECT_EQ(m.pauses, (std::vector<double>{5}));
+  EXPECT_EQ(m.windows, 2u);
+  for (const auto& r : m.second) EXPECT_DOUBLE_EQ(r.time_us, 10.0);
 }
 
 TEST(DriftSentinels, AFasterReadingLowersTheRecordingAndMeasuresNothingAgain) {
