@@ -12,6 +12,9 @@
 // measured again: a clean re-run replaces them; later tries wait first, as the GPU may still be
 // slow; after the last try, what it measured stands and the note says so. A sentinel below the
 // recording by more than the tolerance lowers the recording: the first timing was the slow one.
+// That batch (the first to run the label: no sentinel can check it) is recorded already and is
+// not measured again; the note says so. A window that covers the first batch of a class is
+// the one this does not repair.
 #include <cstddef>
 #include <optional>
 #include <string>

@@ -357,7 +357,15 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
       const std::vector<bool> again = drifted_cases(current.cases.size(), readings, kSentinelSegment, kDriftTolerance);
       const size_t n_again = static_cast<size_t>(std::count(again.begin(), again.end(), true));
       for (const auto& r : readings)
-        if (r.measured_us && *r.measured_us < r.recorded_us * (1 - kDriftTolerance)) references.lower(r.label, *r.measured_us);
+        if (r.measured_us && *r.measured_us < r.recorded_us * (1 - kDriftTolerance)) {
+          // The first timing was the slow one, and the batch that took it is recorded already.
+          references.lower(r.label, *r.measured_us);
+          add_drift_note(fmt::format("{}, {}: the reference of '{}' timed {:.2f} us against {:.2f} us first recorded "
+                                     "({:.2f}x): it was first timed in a slow window, and the variants measured with "
+                                     "it then may read slow (a tune into a fresh --db measures them again)",
+                                     opt_.gpu_uuid, utc_now(), r.label, *r.measured_us, r.recorded_us,
+                                     *r.measured_us / r.recorded_us));
+        }
       if (n_again == 0) break;
       const std::string worst = describe_worst_drift(readings, kDriftTolerance);
       if (attempt > kMaxRemeasures) {

@@ -114,6 +114,45 @@ TEST_F(MultiGpuCli, LanesMeasuringAtOnceEachHaveAScratchFolderOfTheirOwn) {
     EXPECT_NE(e.path().filename().string().rfind("ako-tune-", 0), 0u) << e.path();
 }
 
+// A GPU slow for one batch (the fake worker's third job adds 5.5 us to every kernel, as a shared
+// H200 did for a minute): the drift sentinels catch it, say so, and the batch's records hold the
+// re-measured times (the fake's reference is always 1.25x its solution; a slow record would not
+// be). Batches of 5 take the two classes in turn, so the third is the small class's second: its
+// labels' references were timed in the first.
+TEST_F(MultiGpuCli, ASlowWindowIsCaughtByTheDriftSentinelsAndMeasuredAgain) {
+  const fs::path summary = dir_ / "tune.json";
+  const Ran r = ako("--strategy exhaustive --batch 5 --json '" + summary.string() + "'",
+                    "AKO_FAKE_GPU_COUNT=1 AKO_FAKE_WORKER_SLOW_JOB='" + (dir_ / "jobs").string() + ":3'");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "drift: GPU-")) << r.out;
+  EXPECT_TRUE(has(r.out, "the GPU was slower for a while;")) << r.out;
+  EXPECT_TRUE(has(r.out, "cases measured again after 1 slow window(s)")) << r.out;
+  const json s = json::parse(ako::read_file(summary));
+  EXPECT_GT(s["remeasured_cases"].get<int>(), 0) << s.dump();
+  EXPECT_EQ(s["drift_notes"].size(), 1u) << s.dump();
+  expect_each_pair_once("correct");
+  for (const auto& l : lines())
+    for (const auto& c : l["cases"])
+      EXPECT_NEAR(c["reference_us"].get<double>() / c["iqm_us"].get<double>(), 1.25, 1e-6) << l.dump();
+
+  // The second job is the wide class's first: its references are timed in the window, nothing
+  // can check that batch then; the next batch's sentinel finds the recording high and says so.
+  fs::remove(db());
+  fs::remove(dir_ / "jobs");
+  const Ran first = ako("--strategy exhaustive --batch 5", "AKO_FAKE_GPU_COUNT=1 AKO_FAKE_WORKER_SLOW_JOB='" +
+                                                                 (dir_ / "jobs").string() + ":2'");
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_TRUE(has(first.out, "it was first timed in a slow window")) << first.out;
+  EXPECT_FALSE(has(first.out, "measured again after")) << first.out;
+
+  // Without the slow job: no drift line, nothing measured again.
+  fs::remove(db());
+  const Ran steady = ako("--strategy exhaustive --batch 5 --json '" + summary.string() + "'", "AKO_FAKE_GPU_COUNT=1");
+  ASSERT_EQ(steady.status, 0) << steady.out;
+  EXPECT_FALSE(has(steady.out, "drift:")) << steady.out;
+  EXPECT_EQ(json::parse(ako::read_file(summary))["remeasured_cases"], 0);
+}
+
 // `--time` also ends the compiles of a batch under way (a fresh machine's first batch once
 // compiled for 260 s of a 200 s budget and recorded nothing): one compile at a time from a cold
 // cache and a one-second budget leave most of the batch of 10 uncompiled. Nothing is recorded

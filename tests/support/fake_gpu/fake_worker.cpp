@@ -11,6 +11,9 @@
 //                            workers started again for the rest find no GPU and exit before
 //                            any case, as a real worker does on a GPU that fell off the bus:
 //                            the watchdog gives up on it (two workers in a row finish no case)
+//   AKO_FAKE_WORKER_SLOW_JOB=FILE:N  the N-th job run (counted in FILE over every worker of the
+//                            test, from 1) times every kernel 5.5 us slower, as a shared H200 did
+//                            for a minute (pipeline/drift_sentinel.hpp)
 // Like a real worker deep in a long kernel, it does not notice its parent going away: SIGPIPE
 // is ignored, and once orphaned it stays alive for 3 more seconds before it leaves, so a worker
 // that outlives ako is there for the tests to see, unless ako's PR_SET_PDEATHSIG (or its signal
@@ -53,6 +56,23 @@ void busy(int ms, pid_t parent) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   } while (std::chrono::steady_clock::now() < until);
+}
+
+// AKO_FAKE_WORKER_SLOW_JOB: the microseconds this job adds to every kernel (0 or 5.5).
+double slow_window_us() {
+  const char* v = std::getenv("AKO_FAKE_WORKER_SLOW_JOB");
+  if (!v) return 0;
+  const std::string spec(v);
+  const size_t colon = spec.rfind(':');
+  if (colon == std::string::npos) return 0;
+  const std::string counter = spec.substr(0, colon);
+  int jobs = 0;
+  {
+    std::ifstream in(counter);
+    in >> jobs;
+  }
+  std::ofstream(counter) << ++jobs;
+  return jobs == std::atoi(spec.c_str() + colon + 1) ? 5.5 : 0;
 }
 
 TimingStats timing(double us) {
@@ -115,6 +135,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fake worker: the GPU %s is gone (cuInit: CUDA_ERROR_NO_DEVICE)\n", pinned);
     return 1;
   }
+  const double slow_us = slow_window_us();
   int finished = 0;
   for (const CaseJob& c : job.cases) {
     emit({"begin", c.index});
@@ -136,8 +157,8 @@ int main(int argc, char** argv) {
       emit(phase);
       // 2 TB/s for the solution, 1.6 TB/s for the reference: under the copy bandwidth above.
       const double us = std::max(1.0, c.bytes / 2e6);
-      r.solution_time = timing(us);
-      if (c.time_reference) r.reference_time = timing(us * 1.25);
+      r.solution_time = timing(us + slow_us);
+      if (c.time_reference) r.reference_time = timing(us * 1.25 + slow_us);
       if (c.time_size_copy) {   // --size-copy: a copy of the case's own bytes, a little faster
         r.size_copy_time = timing(us * 0.9);
         r.size_copy_bytes = c.bytes;
