@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root (carry bundle): tune some shapes of a task as
+# classes of their own and measure the written config against the committed one, ABBA on the
+# same machine, so that a tune's gain is seen beside run-to-run noise before it is kept.
+#   OUT=DIR scripts/gpu-tune-abba.sh TASK SHAPES [more ako tune args]
+#     SHAPES      comma separated, e.g. qwen-image,hunyuan-720p
+#     BUDGET      per class (default 30%), TUNE_TIME (default 240 s), STRATEGY (default evolve)
+# Writes under $OUT: config-before.json / config-after.json (the device's config file before the
+# tune and as the tune wrote it; the tree on the GPU machine is thrown away, so keep a config by
+# copying config-after.json into solution/TASK/configs/ here), config.diff, tune.json and
+# tune.jsonl.xz, runs/*.json (before-1, after-1, after-2, before-2: `ako run --shapes SHAPES`,
+# the committed config as device BEFORE), summary.txt (printed last) and logs.tar.xz.
+set -uo pipefail
+[ $# -ge 2 ] || { sed -n 2,12p "$0" >&2; exit 2; }
+TASK=$1 SHAPES=$2; shift 2
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out}
+A=${A:-bundle/bin/ako}
+[ -x "$A" ] || { echo "gpu-tune-abba: no $A; build it with scripts/make-bundle.sh and carry bundle/" >&2; exit 2; }
+export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
+L=$OUT/logs; mkdir -p "$L" "$OUT/runs"; S=$OUT/summary.txt; : > "$S"
+date -u +%FT%TZ > "$L/start.txt"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$L/smi.txt" 2>&1
+DEVICE=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+C="solution/$TASK/configs"
+CONFIG="$C/device_name=${DEVICE// /_}.json"
+[ -f "$CONFIG" ] || { echo "gpu-tune-abba: no $CONFIG (the device's config) to measure against" >&2; exit 2; }
+cp "$CONFIG" "$OUT/config-before.json"
+cp "$CONFIG" "$C/device_name=BEFORE.json"
+trap 'rm -f "$C/device_name=BEFORE.json"' EXIT
+
+run() {  # $1 tag, $2 device
+  local t0=$(date +%s)
+  timeout 300 "$A" run task "$TASK" --shapes "$SHAPES" --device "$2" --no-progress --json "$OUT/runs/$1.json" \
+    > "$L/run-$1.txt" 2>&1
+  echo "run $1 rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E '^CORRECT|^RUNTIME' "$L/run-$1.txt" | tr '\n' ' ')" >> "$S"
+}
+run before-1 BEFORE
+t0=$(date +%s)
+timeout $(( ${TUNE_TIME:-240} + 120 )) "$A" tune task "$TASK" --shapes "$SHAPES" --classes shape \
+  --strategy "${STRATEGY:-evolve}" --budget "${BUDGET:-30%}" --time "${TUNE_TIME:-240}" --db "$OUT/tune.jsonl" \
+  --json "$OUT/tune.json" --no-progress --write-config "$@" > "$L/tune.txt" 2>&1
+echo "tune rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E '^TUNE|^STOPPED|^drift' "$L/tune.txt" | cut -c1-300 | tr '\n' ' ')" >> "$S"
+cp "$CONFIG" "$OUT/config-after.json"
+diff <(python3 -m json.tool "$OUT/config-before.json") <(python3 -m json.tool "$OUT/config-after.json") > "$OUT/config.diff"
+echo "config: $(grep -c '^[<>]' "$OUT/config.diff") lines changed (config.diff)" >> "$S"
+run after-1 "$DEVICE"; run after-2 "$DEVICE"; run before-2 BEFORE
+# Per case: the mean of the two after-IQMs over the mean of the two before-IQMs; the noise for
+# scale: before-2 over before-1.
+python3 - "$OUT/runs" >> "$S" 2>&1 <<'PY'
+import json, math, sys
+def iqms(tag):
+    out = {}
+    for c in json.load(open(f"{sys.argv[1]}/{tag}.json"))["cases"]:
+        if c.get("kind") == "compare" and c.get("verdict") == "correct" and c.get("solution_time"):
+            key = (c["shape"], c["dtype"], json.dumps({**c.get("axes", {}), **c.get("flags", {})}, sort_keys=True))
+            out[key] = c["solution_time"]["iqm_us"]
+    return out
+try:
+    b1, b2, a1, a2 = (iqms(t) for t in ("before-1", "before-2", "after-1", "after-2"))
+except (OSError, ValueError, KeyError) as e:
+    sys.exit(f"ABBA: a run is missing or unreadable: {e!r}")
+def line(name, ratios):
+    if not ratios:
+        return f"{name}: no case in common"
+    g = math.exp(sum(map(math.log, ratios.values())) / len(ratios))
+    lo, hi = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
+    return (f"{name}: {len(ratios)} cases, geomean {g:.4f}, faster >1%: {sum(r < 0.99 for r in ratios.values())}, "
+            f"slower >1%: {sum(r > 1.01 for r in ratios.values())}, min {ratios[lo]:.4f} ({' '.join(lo)}), "
+            f"max {ratios[hi]:.4f} ({' '.join(hi)})")
+keys = set(b1) & set(b2) & set(a1) & set(a2)
+print(line("ABBA after / before", {k: (a1[k] + a2[k]) / (b1[k] + b2[k]) for k in keys}))
+print(line("noise before-2 / before-1", {k: b2[k] / b1[k] for k in keys}))
+PY
+date -u +%FT%TZ > "$L/end.txt"
+[ -f "$OUT/tune.jsonl" ] && xz -9 "$OUT/tune.jsonl"
+tar cJf "$OUT/logs.tar.xz" -C "$OUT" logs && rm -rf "$L"
+cat "$S"
