@@ -22,9 +22,10 @@ std::vector<bool> drifted_cases(size_t n, const std::vector<SentinelReading>& re
   if (segment == 0) return out;
   for (const auto& r : readings) {
     if (!r.drifted(tolerance) || r.index >= n) continue;
-    const size_t s = r.index / segment;
-    const size_t begin = (s == 0 ? 0 : s - 1) * segment;
-    const size_t end = std::min(n, (s + 2) * segment);
+    // The sentinel is somewhere in its segment (a probe at its end): two segments either side of
+    // it hold its segment and both neighbours wherever it sits.
+    const size_t begin = r.index >= 2 * segment ? r.index - 2 * segment + 1 : 0;
+    const size_t end = std::min(n, r.index + 2 * segment);
     for (size_t i = begin; i < end; ++i) out[i] = true;
   }
   return out;

@@ -7,14 +7,16 @@
 //
 // So in each segment of a batch's cases (in the order the worker runs them), one case, a
 // sentinel, also times the reference beside its solution: the one whose label has the fastest
-// recorded reference, where an added delay shows most. A sentinel more than the tolerance above
-// the recorded time marks its segment and both neighbours as drifted, and their cases are
+// recorded reference, where an added delay shows most. A segment with no recorded label (the
+// first batch of a class, whose references are being timed for the first time) gets a probe at
+// its end instead: a copy of a case of the batch before whose label is recorded (its cubin is in
+// the kernel cache), run for its reading only. A sentinel more than the tolerance above the
+// recorded time marks its segment and both neighbours as drifted, and their cases are
 // measured again: a clean re-run replaces them; later tries wait first, as the GPU may still be
 // slow; after the last try, what it measured stands and the note says so. A sentinel below the
 // recording by more than the tolerance lowers the recording: the first timing was the slow one.
-// That batch (the first to run the label: no sentinel can check it) is recorded already and is
-// not measured again; the note says so. A window that covers the first batch of a class is
-// the one this does not repair.
+// That batch (the first to run the label) is recorded already and is not measured again; the
+// note says so. With probes this is left to the tune's first batch, which has nothing to probe with.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -41,8 +43,9 @@ struct SentinelReading {
   bool drifted(double tolerance) const { return measured_us && *measured_us > recorded_us * (1 + tolerance); }
 };
 
-// Which of the job's `n` cases to measure again: the segments whose sentinel drifted, and the
-// segments either side (a window starts and ends between sentinels).
+// Which of the job's `n` cases to measure again: around each sentinel that drifted, 2 * segment - 1
+// cases before it and 2 * segment after, which hold its segment and both neighbours wherever it
+// sits in its segment (a window starts and ends between sentinels).
 std::vector<bool> drifted_cases(size_t n, const std::vector<SentinelReading>& readings, size_t segment,
                                 double tolerance);
 

@@ -55,14 +55,43 @@ struct BatchJob {
   std::vector<bool> claims;                      // by job case: it times its label's reference first
 };
 
-// Drift sentinels (drift_sentinel.hpp) among `job`'s cases whose label's reference is recorded:
-// they time the reference again. Returns their indices.
-std::vector<size_t> add_sentinels(exec::WorkerJob& job, const search::ReferenceTimes& references) {
-  std::vector<std::optional<double>> recorded(job.cases.size());
-  for (size_t i = 0; i < job.cases.size(); ++i)
-    if (!job.cases[i].time_reference && job.cases[i].time) recorded[i] = references.time_us(job.cases[i].label);
-  const std::vector<size_t> sentinels = choose_sentinels(recorded, kSentinelSegment);
-  for (size_t i : sentinels) job.cases[i].time_reference = true;
+// A job case that is no case of the batch: the probe (drift_sentinel.hpp).
+constexpr size_t kProbeCase = static_cast<size_t>(-1);
+
+// Drift sentinels (drift_sentinel.hpp): in each segment of the job's cases, the case whose label's
+// reference is recorded and fastest times it again; a segment with no recorded label (the first
+// batch of a class) gets a copy of `probe` (a case of an earlier batch, label recorded) at its
+// end instead. `to_batch` (job case -> batch job case) grows with the probes (kProbeCase).
+// Returns the sentinels' job indices.
+std::vector<size_t> add_sentinels(exec::WorkerJob& job, std::vector<size_t>& to_batch,
+                                  const search::ReferenceTimes& references, const std::optional<exec::CaseJob>& probe) {
+  std::vector<exec::CaseJob> cases;
+  std::vector<size_t> map, sentinels;
+  for (size_t begin = 0; begin < job.cases.size(); begin += kSentinelSegment) {
+    const size_t end = std::min(begin + kSentinelSegment, job.cases.size());
+    std::vector<std::optional<double>> recorded;
+    for (size_t i = begin; i < end; ++i) {
+      const exec::CaseJob& c = job.cases[i];
+      recorded.push_back(!c.time_reference && c.time ? references.time_us(c.label) : std::nullopt);
+      cases.push_back(c);
+      cases.back().index = static_cast<int>(cases.size() - 1);
+      map.push_back(to_batch[i]);
+    }
+    const std::vector<size_t> pick = choose_sentinels(recorded, recorded.size());
+    if (!pick.empty()) {
+      const size_t at = cases.size() - (end - begin) + pick.front();
+      cases[at].time_reference = true;
+      sentinels.push_back(at);
+    } else if (probe) {
+      cases.push_back(*probe);
+      cases.back().index = static_cast<int>(cases.size() - 1);
+      cases.back().time_reference = true;
+      map.push_back(kProbeCase);
+      sentinels.push_back(cases.size() - 1);
+    }
+  }
+  job.cases = std::move(cases);
+  to_batch = std::move(map);
   return sentinels;
 }
 
@@ -315,22 +344,32 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     return run;
   };
   // The run's results into `results` (`to_batch`: the job's case -> the batch job's); the claimed
-  // references settled (first run only), the sentinels' readings returned.
+  // references settled (again when a slow window's cases are measured again), the sentinels'
+  // readings returned; the next batch's probe: a case whose recorded reference is fastest.
+  std::optional<exec::CaseJob> next_probe;
+  double next_probe_us = 0;
   auto take = [&](const exec::WorkerRun& run, const exec::WorkerJob& job, const std::vector<size_t>& to_batch,
-                  const std::vector<size_t>& sentinels, bool first) {
+                  const std::vector<size_t>& sentinels) {
     const double copy_bandwidth_gbs = device ? device->copy_bandwidth_gbs : 0;
     const int total = static_cast<int>(job.cases.size());
     std::vector<SentinelReading> readings;
     for (const auto& r : run.results) {
       if (r.index < 0 || r.index >= total) continue;
       const size_t k = to_batch[static_cast<size_t>(r.index)];
-      auto [vi, ci] = bj.owner[k];
-      // The verdict rules `ako run` applies (pipeline/verdict.hpp), on the case's own record.
-      results[vi][ci] = case_result_skeleton(vs[vi].cases[ci], static_cast<int>(ci));
-      settle_case(results[vi][ci], r, copy_bandwidth_gbs);
       const std::string& label = job.cases[r.index].label;
-      if (first && bj.claims[k])
-        references.settle(label, r.reference_time ? std::optional<double>(r.reference_time->iqm_us) : std::nullopt);
+      if (k != kProbeCase) {
+        auto [vi, ci] = bj.owner[k];
+        // The verdict rules `ako run` applies (pipeline/verdict.hpp), on the case's own record.
+        results[vi][ci] = case_result_skeleton(vs[vi].cases[ci], static_cast<int>(ci));
+        settle_case(results[vi][ci], r, copy_bandwidth_gbs);
+        if (bj.claims[k])
+          references.settle(label, r.reference_time ? std::optional<double>(r.reference_time->iqm_us) : std::nullopt);
+        const auto recorded = references.time_us(label);
+        if (results[vi][ci].verdict == Verdict::correct && recorded && (!next_probe || *recorded < next_probe_us)) {
+          next_probe = job.cases[r.index];
+          next_probe_us = *recorded;
+        }
+      }
       if (std::find(sentinels.begin(), sentinels.end(), static_cast<size_t>(r.index)) != sentinels.end()) {
         SentinelReading reading{static_cast<size_t>(r.index), label, references.time_us(label).value_or(0), {}};
         if (r.reference_time && r.reference_time->iqm_us > 0) reading.measured_us = r.reference_time->iqm_us;
@@ -341,11 +380,11 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
   };
 
   if (!bj.job.cases.empty()) {
-    std::vector<size_t> sentinels = add_sentinels(bj.job, references);
     std::vector<size_t> to_batch(bj.job.cases.size());
     for (size_t i = 0; i < to_batch.size(); ++i) to_batch[i] = i;
+    std::vector<size_t> sentinels = add_sentinels(bj.job, to_batch, references, probe_);
     exec::WorkerRun run = run_cases(bj.job);
-    std::vector<SentinelReading> readings = take(run, bj.job, to_batch, sentinels, true);
+    std::vector<SentinelReading> readings = take(run, bj.job, to_batch, sentinels);
     for (const auto& label : bj.claimed)  // a case the worker never reported
       if (!references.time_us(label)) references.settle(label, std::nullopt);
     if (!run.fatal.empty() && opt_.lane) lost = run.fatal;
@@ -380,10 +419,10 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
       sub.cache_dir = current.cache_dir;
       std::vector<size_t> sub_to_batch;
       for (size_t i = 0; i < current.cases.size(); ++i) {
-        if (!again[i]) continue;
+        if (!again[i] || to_batch[i] == kProbeCase) continue;
         exec::CaseJob c = current.cases[i];
         c.index = static_cast<int>(sub.cases.size());
-        c.time_reference = false;
+        c.time_reference = bj.claims[to_batch[i]];  // a reference first timed in the window: again
         sub.cases.push_back(std::move(c));
         sub_to_batch.push_back(to_batch[i]);
       }
@@ -397,12 +436,16 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
       }
       ++drift_windows;
       remeasured += sub.cases.size();
-      sentinels = add_sentinels(sub, references);
+      sentinels = add_sentinels(sub, sub_to_batch, references, probe_);
       run = run_cases(sub);
-      readings = take(run, sub, sub_to_batch, sentinels, false);
+      readings = take(run, sub, sub_to_batch, sentinels);
       if (!run.fatal.empty() && opt_.lane) lost = run.fatal;
       current = std::move(sub);
       to_batch = std::move(sub_to_batch);
+    }
+    if (next_probe) {
+      probe_ = std::move(next_probe);
+      probe_->time_reference = true;
     }
   }
 

@@ -104,6 +104,10 @@ class GpuEvaluator : public search::Evaluator {
   const task::TaskSpec& spec_;
   GpuEvaluatorOptions opt_;
   std::function<bool()> compile_stop_;
+  // A case of the last batch whose label's reference is recorded: the drift probe of a segment
+  // with no recorded label (a class's first batch; drift_sentinel.hpp). Its cubin is in the
+  // kernel cache, used within the hour.
+  std::optional<exec::CaseJob> probe_;
 };
 
 }  // namespace ako::pipeline

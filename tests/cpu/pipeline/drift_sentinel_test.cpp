@@ -3,6 +3,7 @@
 // worker (NVRTC compiles the spilly fixture's variants for real) whose GPU turns slow for one run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "cpu/search/search_fixture.hpp"
@@ -25,9 +26,9 @@ TEST(DriftSentinels, OnePerSegmentOnTheFastestRecordedReference) {
 }
 
 TEST(DriftSentinels, ASlowReadingMarksItsSegmentAndBothNeighbours) {
-  std::vector<SentinelReading> readings{{1, "a", 4.0, 4.1}, {5, "a", 4.0, 9.5}, {9, "b", 30.0, 30.3}};
-  const std::vector<bool> again = drifted_cases(14, readings, 4, 0.05);
-  for (size_t i = 0; i < 14; ++i) EXPECT_EQ(again[i], i < 12) << i;  // segments 0-2 of 0-3
+  std::vector<SentinelReading> readings{{1, "a", 4.0, 4.1}, {9, "a", 4.0, 9.5}, {13, "b", 30.0, 30.3}};
+  const std::vector<bool> again = drifted_cases(20, readings, 4, 0.05);
+  for (size_t i = 0; i < 20; ++i) EXPECT_EQ(again[i], i >= 2 && i < 17) << i;  // 9 - 7 .. 9 + 7: segments 1-3 and more
 
   // Within the tolerance is not drift; past it is; an untimed sentinel says nothing.
   readings = {{1, "a", 4.0, 4.19}, {5, "a", 4.0, std::nullopt}};
@@ -36,6 +37,9 @@ TEST(DriftSentinels, ASlowReadingMarksItsSegmentAndBothNeighbours) {
   readings = {{6, "a", 4.0, 4.21}};
   const auto last = drifted_cases(8, readings, 4, 0.05);
   EXPECT_EQ(std::count(last.begin(), last.end(), true), 8);  // segment 1 and its one neighbour
+  readings = {{0, "a", 4.0, 9.0}};
+  const auto front = drifted_cases(20, readings, 4, 0.05);
+  EXPECT_EQ(std::count(front.begin(), front.end(), true), 8);  // from the first case, two segments on
   EXPECT_EQ(describe_worst_drift({{1, "a", 4.0, 4.21}, {2, "flux bf16", 4.0, 8.0}}, 0.05),
             "the reference of 'flux bf16' timed 8.00 us against 4.00 us recorded (2.00x)");
   EXPECT_EQ(describe_worst_drift({{1, "a", 4.0, 4.1}}, 0.05), "");
@@ -78,8 +82,11 @@ struct Measured {
   std::vector<double> pauses;
 };
 
-// Two batches of the spilly fixture's N=4 and N=8 variants (TIMER 0) on both shapes.
-Measured two_batches(std::function<std::pair<double, double>(int)> times) {
+// Two batches of the spilly fixture: its N=4 variant (TIMER 0) on `first_shapes`, then N=8 on
+// `second_shapes` (default: both shapes each time).
+Measured two_batches(std::function<std::pair<double, double>(int)> times,
+                     std::vector<std::string> first_shapes = {"small", "large"},
+                     std::vector<std::string> second_shapes = {"small", "large"}) {
   search::testing::ScratchDir dir("drift");
   const task::TaskSpec spec = task::load_task(fs::path(AKO_TEST_DIR) / "cpu/pipeline/fixtures/static_tune", "spilly");
   auto worker = std::make_shared<SlowWindowWorker>();
@@ -94,12 +101,16 @@ Measured two_batches(std::function<std::pair<double, double>(int)> times) {
   auto pauses = std::make_shared<std::vector<double>>();
   go.pause = [pauses](double s) { pauses->push_back(s); };
   GpuEvaluator eval(spec, go);
-  std::vector<const task::ShapeSpec*> shapes;
-  for (const auto& s : spec.shapes) shapes.push_back(&s);
-  const auto first = eval.evaluate({{{{"N", 4}, {"TIMER", 0}}, shapes}});
-  EXPECT_EQ(first.size(), 2u);
+  auto pick = [&](const std::vector<std::string>& names) {
+    std::vector<const task::ShapeSpec*> out;
+    for (const auto& s : spec.shapes)
+      if (std::find(names.begin(), names.end(), s.name) != names.end()) out.push_back(&s);
+    return out;
+  };
+  const auto first = eval.evaluate({{{{"N", 4}, {"TIMER", 0}}, pick(first_shapes)}});
+  EXPECT_EQ(first.size(), first_shapes.size());
   Measured m;
-  m.second = eval.evaluate({{{{"N", 8}, {"TIMER", 0}}, shapes}});
+  m.second = eval.evaluate({{{{"N", 8}, {"TIMER", 0}}, pick(second_shapes)}});
   m.windows = eval.drift_windows;
   m.remeasured = eval.remeasured;
   m.notes = eval.drift_notes();
@@ -153,6 +164,24 @@ TEST(DriftSentinels, AWindowThatEndsDuringThePausesIsMeasuredCleanAtTheNextTry) 
   EXPECT_EQ(m.pauses, (std::vector<double>{5}));
   EXPECT_EQ(m.windows, 2u);
   for (const auto& r : m.second) EXPECT_DOUBLE_EQ(r.time_us, 10.0);
+}
+
+TEST(DriftSentinels, AClassFirstBatchIsCheckedByAProbeFromTheBatchBefore) {
+  // The second batch runs the large shape only: its reference is timed there for the first time,
+  // in the slow window, so no case of it can be a sentinel. A copy of the first batch's small case
+  // (recorded 12 us) is its probe: it reads 20, and the batch (its reference included) is measured
+  // again.
+  const Measured m = two_batches([](int run) { return run == 1 ? std::pair{20.0, 18.0} : std::pair{12.0, 10.0}; },
+                                 {"small"}, {"large"});
+  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{1, 2, 2}));      // the large case and the probe, twice
+  EXPECT_EQ(m.references_per_run, (std::vector<size_t>{1, 2, 2}));  // the large claim and the probe
+  ASSERT_EQ(m.second.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.second[0].time_us, 10.0);
+  EXPECT_DOUBLE_EQ(m.second[0].reference_us, 12.0) << "the reference first timed in the window was timed again";
+  EXPECT_EQ(m.windows, 1u);
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_NE(m.notes[0].find("the reference of 'small fp32' timed 20.00 us against 12.00 us recorded"), std::string::npos)
+      << m.notes[0];
 }
 
 TEST(DriftSentinels, AFasterReadingLowersTheRecordingAndMeasuresNothingAgain) {
