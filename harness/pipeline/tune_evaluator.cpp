@@ -393,7 +393,8 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     // A slow window: its cases again, each try with sentinels of its own.
     exec::WorkerJob current = bj.job;
     for (int attempt = 1; lost.empty(); ++attempt) {
-      const std::vector<bool> again = drifted_cases(current.cases.size(), readings, kSentinelSegment, kDriftTolerance);
+      std::vector<bool> again = drifted_cases(current.cases.size(), readings, kSentinelSegment, kDriftTolerance);
+      for (size_t i = 0; i < again.size(); ++i) again[i] = again[i] && to_batch[i] != kProbeCase;  // probes: read only
       const size_t n_again = static_cast<size_t>(std::count(again.begin(), again.end(), true));
       for (const auto& r : readings)
         if (r.measured_us && *r.measured_us < r.recorded_us * (1 - kDriftTolerance)) {
@@ -413,13 +414,11 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
                                    opt_.gpu_uuid, utc_now(), worst, kMaxRemeasures, n_again));
         break;
       }
-      exec::WorkerJob sub;
-      sub.support = current.support;
-      sub.timing = current.timing;
-      sub.cache_dir = current.cache_dir;
+      exec::WorkerJob sub = current;
+      sub.cases.clear();
       std::vector<size_t> sub_to_batch;
       for (size_t i = 0; i < current.cases.size(); ++i) {
-        if (!again[i] || to_batch[i] == kProbeCase) continue;
+        if (!again[i]) continue;
         exec::CaseJob c = current.cases[i];
         c.index = static_cast<int>(sub.cases.size());
         c.time_reference = bj.claims[to_batch[i]];  // a reference first timed in the window: again
