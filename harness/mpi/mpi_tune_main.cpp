@@ -144,6 +144,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fmt::print(stderr, "ako-mpi-tune: {}\n", e.what());
   }
+  for (const auto& n : roster.drift_notes) fmt::print("drift: {}\n", n);
   if (roster.not_started > 0)
     fmt::print("NOT COMPILED on the other ranks: {} variant(s): the time budget ran out before their compile started; "
                "nothing is recorded for them, so a resumed tune asks them again\n",

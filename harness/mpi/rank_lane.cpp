@@ -51,6 +51,10 @@ std::vector<search::DbRecord> RankLane::evaluate(const std::vector<search::EvalR
       const auto j = nlohmann::json::parse(msg->second);
       std::vector<search::DbRecord> records = records_from_json(j.at("records"));
       roster_.not_started += j.value("not_started", size_t{0});
+      if (j.contains("drift_notes")) {
+        const std::lock_guard<std::mutex> lock(roster_.mutex);
+        for (const auto& n : j["drift_notes"]) roster_.drift_notes.push_back(fmt::format("rank {}: {}", rank_, n.get<std::string>()));
+      }
       if (const std::string why = j.value("lost", ""); !why.empty())
         throw lose(fmt::format("rank {}: {}", rank_, why), std::move(records));
       return records;

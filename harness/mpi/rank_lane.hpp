@@ -7,6 +7,7 @@
 // is never used again.
 #include <atomic>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ namespace ako::mpi {
 struct RankRoster {
   std::vector<bool> lost;   // by rank
   std::atomic<size_t> not_started{0};
+  std::mutex mutex;                  // drift_notes: the lanes' threads add to it
+  std::vector<std::string> drift_notes;   // the other ranks' slow windows, "rank N: ..."
   bool any_lost() const;
 };
 

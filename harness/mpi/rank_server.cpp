@@ -1,5 +1,6 @@
 #include "mpi/rank_server.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -107,9 +108,13 @@ bool serve_rank(MpiLink& link, const cli::TuneCommandOptions& opt) {
       const json work = json::parse(msg->second);
       stop_compiles_at(*measurer, work.contains("time_left_s") ? std::optional<double>(work["time_left_s"].get<double>())
                                                                : std::nullopt);
-      const size_t not_started_before = measurer->not_started();
+      const size_t not_started_before = measurer->not_started(), notes_before = measurer->drift_notes().size();
       json r = evaluate_and_beat(link, *measurer->evaluator, requests_from_json(work.at("requests"), *spec));
       r["not_started"] = measurer->not_started() - not_started_before;
+      // This rank's stdout goes nowhere: its slow windows (drift sentinels) are rank 0's to say.
+      const auto notes = measurer->drift_notes();
+      r["drift_notes"] = std::vector<std::string>(notes.begin() + static_cast<long>(std::min(notes_before, notes.size())),
+                                                  notes.end());
       reply = r.dump();
     } catch (const std::exception& e) {
       reply = json{{"records", json::array()}, {"lost", e.what()}}.dump();
