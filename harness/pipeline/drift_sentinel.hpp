@@ -27,7 +27,7 @@ namespace ako::pipeline {
 inline constexpr size_t kSentinelSegment = 32;     // cases per sentinel: about 1 s of a tune, 1-2% more time
 inline constexpr double kDriftTolerance = 0.05;    // the reference's IQM repeats within 1-3% run to run
 // Windows seen lasted up to about a minute, and the first re-measure follows the batch at once
-// (often still inside): each later try first waits longer, 5 + 15 + 30 s at most per window.
+// (it may still be inside): each later try first waits longer, 5 + 15 + 30 s at most per window.
 inline constexpr int kMaxRemeasures = 4;
 inline constexpr double kRemeasurePauseS[kMaxRemeasures] = {0, 5, 15, 30};
 
