@@ -80,14 +80,17 @@ class IterateKill : public git::testing::RepoFixture {
 };
 
 TEST_F(IterateKill, KilledAtRandomMomentsNothingIsHalfWrittenOrLostAndTheNextCallCompletes) {
-  // How long one call takes, on a workspace of its own (the loop's starts from nothing).
+  // How long one call takes, on a workspace of its own (the loop's starts from nothing): the
+  // faster of two calls, as the first may pay cold caches the later ones do not (a 2026-11-29
+  // CI run measured a slow first call, and most kills then came after their call had ended).
   const fs::path log = dir / "kill.log";
   double whole_s = 0;
-  {
+  for (int calibration = 0; calibration < 2; ++calibration) {
     const auto t0 = std::chrono::steady_clock::now();
     KilledProcess p = start(0, log);
     const Ended e = p.stop_after(60000, SIGKILL);
-    whole_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    whole_s = calibration == 0 ? s : std::min(whole_s, s);
     ASSERT_EQ(e.code, 0) << read_file(log);
     git(work, "checkout -q main");
     git(work, "branch -q -D opt/demo");
