@@ -9,8 +9,8 @@
 // sentinel, also times the reference beside its solution: the one whose label has the fastest
 // recorded reference, where an added delay shows most. A segment with no recorded label (the
 // first batch of a class, whose references are being timed for the first time) gets a probe at
-// its end instead: a copy of a case of the batch before whose label is recorded (its cubin is in
-// the kernel cache), run for its reading only. A sentinel more than the tolerance above the
+// its end instead: a copy of the case measured so far whose label's recorded reference is the
+// fastest (its cubin is in the kernel cache), run for its reading only. A sentinel more than the tolerance above the
 // recorded time marks its segment and both neighbours as drifted, and their cases are
 // measured again: a clean re-run replaces them; later tries wait first, as the GPU may still be
 // slow; after the last try, what it measured stands and the note says so. A sentinel below the

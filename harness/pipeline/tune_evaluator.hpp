@@ -85,6 +85,8 @@ class GpuEvaluator : public search::Evaluator {
   std::atomic<size_t> drift_windows{0}, remeasured{0};
   // One per window: what drifted, when, and what was measured again.
   std::vector<std::string> drift_notes() const;
+  // The label of the case that probes a class's first batch (empty before the first batch).
+  std::string probe_label() const { return probe_ ? probe_->label : std::string(); }
   // Checked before each solution variant's compile starts (`ako tune --time`); the reference
   // and support kernels are always built.
   void set_compile_stop(std::function<bool()> stop) { compile_stop_ = std::move(stop); }
@@ -104,9 +106,10 @@ class GpuEvaluator : public search::Evaluator {
   const task::TaskSpec& spec_;
   GpuEvaluatorOptions opt_;
   std::function<bool()> compile_stop_;
-  // A case of the last batch whose label's reference is recorded: the drift probe of a segment
-  // with no recorded label (a class's first batch; drift_sentinel.hpp). Its cubin is in the
-  // kernel cache, used within the hour.
+  // The drift probe of a segment with no recorded label (a class's first batch;
+  // drift_sentinel.hpp): of the cases measured so far, one whose label has the fastest recorded
+  // reference, as a delay added per launch shows most there. Its cubin is in the kernel cache; a
+  // probe that reads nothing (pruned, failed) is replaced by the next batch's fastest.
   std::optional<exec::CaseJob> probe_;
 };
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <string>
 
 #include "cpu/search/search_fixture.hpp"
 #include "pipeline/drift_sentinel.hpp"
@@ -49,10 +51,13 @@ TEST(DriftSentinels, ASlowReadingMarksItsSegmentAndBothNeighbours) {
 // run, which the test sets per worker run (run 0 is the first batch, which records references).
 struct SlowWindowWorker {
   std::function<std::pair<double, double>(int run)> times;
+  std::map<std::string, double> reference_us_by_label;  // a label's own reference time, in every run
+  std::string fails_in_second_run;                      // a label whose case fails (times nothing) in run 1
   int runs = 0;
   std::vector<size_t> cases_per_run, references_per_run;
   exec::WorkerRun operator()(const exec::WorkerJob& job, const exec::ClientOptions&, const exec::ClientCallbacks&) {
-    const auto [ref_us, sol_us] = times(runs++);
+    const int run_index = runs++;
+    const auto [window_ref_us, sol_us] = times(run_index);
     cases_per_run.push_back(job.cases.size());
     references_per_run.push_back(static_cast<size_t>(
         std::count_if(job.cases.begin(), job.cases.end(), [](const auto& c) { return c.time_reference; })));
@@ -60,6 +65,13 @@ struct SlowWindowWorker {
     for (const auto& c : job.cases) {
       CaseResult r;
       r.index = c.index;
+      if (run_index == 1 && c.label == fails_in_second_run) {
+        r.verdict = Verdict::failed;
+        run.results.push_back(r);
+        continue;
+      }
+      const auto own = reference_us_by_label.find(c.label);
+      const double ref_us = own == reference_us_by_label.end() ? window_ref_us : own->second;
       r.verdict = Verdict::correct;
       r.solution_time = TimingStats{};
       r.solution_time->iqm_us = r.solution_time->median_us = sol_us;
@@ -80,17 +92,20 @@ struct Measured {
   std::optional<double> reference_after;  // the small shape's recorded reference after the batch
   std::vector<size_t> cases_per_run, references_per_run;
   std::vector<double> pauses;
+  std::string probe_after;                // the probe's label after the second batch
 };
 
 // Two batches of the spilly fixture: its N=4 variant (TIMER 0) on `first_shapes`, then N=8 on
 // `second_shapes` (default: both shapes each time).
 Measured two_batches(std::function<std::pair<double, double>(int)> times,
                      std::vector<std::string> first_shapes = {"small", "large"},
-                     std::vector<std::string> second_shapes = {"small", "large"}) {
+                     std::vector<std::string> second_shapes = {"small", "large"},
+                     std::function<void(SlowWindowWorker&)> setup = {}) {
   search::testing::ScratchDir dir("drift");
   const task::TaskSpec spec = task::load_task(fs::path(AKO_TEST_DIR) / "cpu/pipeline/fixtures/static_tune", "spilly");
   auto worker = std::make_shared<SlowWindowWorker>();
   worker->times = std::move(times);
+  if (setup) setup(*worker);
   GpuEvaluatorOptions go;
   go.build.arch = "sm_90a";
   go.build.compile.cache_dir = dir.path() / "cache";
@@ -118,6 +133,7 @@ Measured two_batches(std::function<std::pair<double, double>(int)> times,
   m.cases_per_run = worker->cases_per_run;
   m.references_per_run = worker->references_per_run;
   m.pauses = *pauses;
+  m.probe_after = eval.probe_label();
   return m;
 }
 
@@ -182,6 +198,28 @@ TEST(DriftSentinels, AClassFirstBatchIsCheckedByAProbeFromTheBatchBefore) {
   ASSERT_EQ(m.notes.size(), 1u);
   EXPECT_NE(m.notes[0].find("the reference of 'small fp32' timed 20.00 us against 12.00 us recorded"), std::string::npos)
       << m.notes[0];
+}
+
+TEST(DriftSentinels, TheProbeStaysTheTunesFastestRecordedReference) {
+  // small's reference takes 12 us, large's 150: after a batch of large alone the probe is still
+  // small's case, where a delay of a few us per launch stands out (on 150 us it hides under 5%).
+  const Measured m = two_batches([](int) { return std::pair{12.0, 10.0}; }, {"small"}, {"large"}, [](SlowWindowWorker& w) {
+    w.reference_us_by_label = {{"small fp32", 12.0}, {"large fp32", 150.0}};
+  });
+  EXPECT_EQ(m.probe_after, "small fp32");
+  EXPECT_TRUE(m.notes.empty());
+}
+
+TEST(DriftSentinels, AProbeThatReadsNothingIsReplacedByTheNextBatchsFastest) {
+  // The probe (small's case) fails in the second batch, as a pruned cubin would: large's case
+  // probes from then on.
+  const Measured m = two_batches([](int) { return std::pair{12.0, 10.0}; }, {"small"}, {"large"}, [](SlowWindowWorker& w) {
+    w.reference_us_by_label = {{"small fp32", 12.0}, {"large fp32", 150.0}};
+    w.fails_in_second_run = "small fp32";
+  });
+  EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{1, 2}));  // the large case and the probe
+  EXPECT_EQ(m.probe_after, "large fp32");
+  EXPECT_EQ(m.remeasured, 0u);
 }
 
 TEST(DriftSentinels, AFasterReadingLowersTheRecordingAndMeasuresNothingAgain) {
