@@ -5,7 +5,9 @@
 
 A.json / B.json are the runs' `--json` summaries, the .jsonl files their tuning databases. Prints,
 per class: whether the winners agree, and each run's winner scored in the other run (the class
-score: geometric mean of the case IQMs over the class's shapes, as the tuner scores it); then,
+score: geometric mean of the case IQMs over the class's shapes, as the tuner scores it), and
+whether each run's fastest point (lowest score, before the tuner's 1% tie rule picks among the
+points near it) is the same; then,
 per database, the records, (variant, shape) pairs measured twice and records per GPU; last, the
 cases one run measured more than 5% slower than the other, grouped by the minute they were
 recorded (a window where every kernel took longer shows up there).
@@ -42,6 +44,16 @@ def class_score(db, params, shapes):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
+def fastest_point(db, shapes):
+    """The params (as sorted JSON) with the lowest class score among those correct on every shape."""
+    scores = {}
+    for params in {p for p, s in db if s in shapes}:
+        score = class_score(db, json.loads(params), shapes)
+        if score is not None:
+            scores[params] = score
+    return min(scores, key=scores.get) if scores else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="Exit 0 after printing; 2 when a file cannot be read.")
@@ -55,8 +67,8 @@ def main():
         return 2
     da, db = correct_cases(ra), correct_cases(rb)
     classes_b = {c["name"]: c for c in b.get("classes", [])}
-    same = tuned = 0
-    print(f"{'class':16} {'same':5} {'A winner in B / B winner':>26} {'B winner in A / A winner':>26}")
+    same = tuned = same_fastest = 0
+    print(f"{'class':16} {'same':5} {'A winner in B / B winner':>26} {'B winner in A / A winner':>26} {'fastest same':>13}")
     for ca in a.get("classes", []):
         cb = classes_b.get(ca["name"])
         if cb is None or "winner" not in ca or "winner" not in cb:
@@ -66,9 +78,11 @@ def main():
         same += wa == wb
         sa_b, sb_b = class_score(db, wa, shapes), class_score(db, wb, shapes)
         sb_a, sa_a = class_score(da, wb, shapes), class_score(da, wa, shapes)
+        fa, fb = fastest_point(da, shapes), fastest_point(db, shapes)
+        same_fastest += fa is not None and fa == fb
         ratio = lambda x, y: f"{x / y:.4f}" if x and y else "n/a"
-        print(f"{ca['name']:16} {str(wa == wb):5} {ratio(sa_b, sb_b):>26} {ratio(sb_a, sa_a):>26}")
-    print(f"classes with a winner in both: {tuned}; same winner: {same}")
+        print(f"{ca['name']:16} {str(wa == wb):5} {ratio(sa_b, sb_b):>26} {ratio(sb_a, sa_a):>26} {str(fa == fb):>13}")
+    print(f"classes with a winner in both: {tuned}; same winner: {same}; same fastest point: {same_fastest}")
     print(f"wall: A {a.get('wall_s', 0):.1f} s, B {b.get('wall_s', 0):.1f} s, A / B {a.get('wall_s', 0) / max(b.get('wall_s', 1e-9), 1e-9):.2f}x")
     for name, records in (("A", ra), ("B", rb)):
         pairs = collections.Counter(key(r["params"], r["shape"]) for r in records)

@@ -43,9 +43,9 @@ class CompareTunes(unittest.TestCase):
         one = [record(A, "s", 10.0, "2026-11-29T13:15:01Z", "GPU-e409fd3b"), record(B, "s", 16.0, "2026-11-29T13:16:12Z", "GPU-e409fd3b")]
         two = [record(A, "s", 10.1, "2026-11-29T13:07:00Z", "GPU-e409fd3b"), record(B, "s", 9.9, "2026-11-29T13:07:00Z", "GPU-42ffaac1")]
         out = self.run_script(one, two, A, B)
-        self.assertIn("classes with a winner in both: 1; same winner: 0", out)
+        self.assertIn("classes with a winner in both: 1; same winner: 0; same fastest point: 0", out)
         # one's winner A in two's run / two's winner B: 10.1 / 9.9; B in one's / A in one's: 16 / 10
-        self.assertRegex(out, r"c\s+False\s+1\.0202\s+1\.6000")
+        self.assertRegex(out, r"c\s+False\s+1\.0202\s+1\.6000\s+False")
         self.assertIn("A / B 2.00x", out)
         self.assertIn("A: 2 records, 0 pairs measured twice", out)
         self.assertIn("'GPU-e409fd3b': 1, 'GPU-42ffaac1': 1", out)
@@ -56,7 +56,7 @@ class CompareTunes(unittest.TestCase):
         one = [record(A, "s", 10.0, "t", "GPU-e409fd3b")] * 2
         out = self.run_script(one, [record(A, "s", 10.0, "t", "GPU-e409fd3b")], A, A)
         self.assertIn("A: 2 records, 1 pairs measured twice", out)
-        self.assertIn("same winner: 1", out)
+        self.assertIn("same winner: 1; same fastest point: 1", out)
 
     def test_an_unreadable_file_is_said_in_one_line(self):
         err = io.StringIO()
