@@ -31,6 +31,21 @@ std::vector<bool> drifted_cases(size_t n, const std::vector<SentinelReading>& re
   return out;
 }
 
+void SentinelTally::add(const SentinelReading& r, bool probe, const std::string& at) {
+  if (!r.measured_us || r.recorded_us <= 0) {
+    if (probe) ++probes_unread;
+    return;
+  }
+  ++(probe ? probe_readings : readings);
+  const double ratio = *r.measured_us / r.recorded_us;
+  if (ratio > highest_ratio) {
+    highest_ratio = ratio;
+    highest_label = r.label;
+    highest_at = at;
+    highest_probe = probe;
+  }
+}
+
 std::string describe_worst_drift(const std::vector<SentinelReading>& readings, double tolerance) {
   const SentinelReading* worst = nullptr;
   for (const auto& r : readings)

@@ -49,6 +49,19 @@ struct SentinelReading {
 std::vector<bool> drifted_cases(size_t n, const std::vector<SentinelReading>& readings, size_t segment,
                                 double tolerance);
 
+// What the sentinels read over a tune, for its --json summary: a window that none of them caught
+// can then be told from sentinels that never ran (a probe that read nothing, none at all).
+struct SentinelTally {
+  size_t readings = 0;        // sentinels of recorded segments that timed their reference
+  size_t probe_readings = 0;  // probes (a class's first batch) that did
+  size_t probes_unread = 0;   // probes that came back without a reference time
+  // The reading highest above its recording, over all of them.
+  double highest_ratio = 0;
+  std::string highest_label, highest_at;
+  bool highest_probe = false;
+  void add(const SentinelReading& r, bool probe, const std::string& at);
+};
+
 // "the reference of 'LABEL' timed 8.92 us against 4.57 us recorded (1.95x)": the worst drifted reading.
 std::string describe_worst_drift(const std::vector<SentinelReading>& readings, double tolerance);
 

@@ -192,6 +192,11 @@ std::vector<std::string> GpuEvaluator::drift_notes() const {
   return drift_notes_;
 }
 
+SentinelTally GpuEvaluator::sentinel_tally() const {
+  const std::lock_guard<std::mutex> lock(notes_mutex_);
+  return sentinel_tally_;
+}
+
 std::vector<std::string> GpuEvaluator::cache_notes() const {
   const std::lock_guard<std::mutex> lock(notes_mutex_);
   return cache_notes_;
@@ -375,6 +380,10 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
         SentinelReading reading{static_cast<size_t>(r.index), label, references.time_us(label).value_or(0), {}};
         if (r.reference_time && r.reference_time->iqm_us > 0) reading.measured_us = r.reference_time->iqm_us;
         if (k == kProbeCase && !reading.measured_us) probe_read_nothing = true;
+        {
+          const std::lock_guard<std::mutex> lock(notes_mutex_);
+          sentinel_tally_.add(reading, k == kProbeCase, utc_now());
+        }
         if (reading.recorded_us > 0) readings.push_back(std::move(reading));
       }
     }

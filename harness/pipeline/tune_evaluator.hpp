@@ -27,6 +27,7 @@
 #include "pipeline/run_plan.hpp"
 #include "exec/client/worker_client.hpp"
 #include "exec/protocol/job.hpp"
+#include "pipeline/drift_sentinel.hpp"
 #include "search/reference_times.hpp"
 #include "search/tuner.hpp"
 #include "task/spec.hpp"
@@ -85,6 +86,8 @@ class GpuEvaluator : public search::Evaluator {
   std::atomic<size_t> drift_windows{0}, remeasured{0};
   // One per window: what drifted, when, and what was measured again.
   std::vector<std::string> drift_notes() const;
+  // What every sentinel and probe read (the tune's --json summary).
+  SentinelTally sentinel_tally() const;
   // The label of the case that probes a class's first batch (empty before the first batch).
   std::string probe_label() const { return probe_ ? probe_->label : std::string(); }
   // Checked before each solution variant's compile starts (`ako tune --time`); the reference
@@ -103,6 +106,7 @@ class GpuEvaluator : public search::Evaluator {
   mutable std::mutex notes_mutex_;        // prepare() runs on the helper thread
   std::vector<std::string> cache_notes_;
   std::vector<std::string> drift_notes_;
+  SentinelTally sentinel_tally_;
   const task::TaskSpec& spec_;
   GpuEvaluatorOptions opt_;
   std::function<bool()> compile_stop_;

@@ -267,7 +267,7 @@ int tune_command(const TuneCommandOptions& opt) {
 
   if (!opt.json.empty()) {
     TuneRunInfo info{spec.name, opt.strategy, opt.budget, m.db_file.string(), opt.seed, wall, time_budget,
-                     !opt.replay.empty(), m.remeasured(), drift};
+                     !opt.replay.empty(), m.remeasured(), drift, m.sentinels_json()};
     write_file_atomically(opt.json, summary_json(info, o, db, unseen).dump(2) + "\n");
   }
   if (opt.write_config) write_device_config(spec, config_out, m.ctx.device, doc);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands/tune_command.hpp"
 #include "pipeline/tune_evaluator.hpp"
 #include "search/split_evaluator.hpp"
@@ -36,6 +38,8 @@ struct Measurer {
       remeasured() const;
   std::vector<std::string> cache_notes() const;
   std::vector<std::string> drift_notes() const;   // every GPU lane's, in lane order
+  // What the GPU lanes' drift sentinels and probes read (--json "sentinels"); null without a GPU lane.
+  nlohmann::json sentinels_json() const;
 };
 
 // sha256 over the solution file and every header it reaches by quoted #include: the key

@@ -177,6 +177,7 @@ nlohmann::json summary_json(const TuneRunInfo& info, const search::TuneOutcome& 
            {"coverage", coverage},
            {"unseen_shapes", unseen_json}};
   if (info.time_budget_s) out["time_budget_s"] = *info.time_budget_s;
+  if (!info.sentinels.is_null()) out["sentinels"] = info.sentinels;
   return out;
 }
 

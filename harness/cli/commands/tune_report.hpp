@@ -42,6 +42,7 @@ struct TuneRunInfo {
   bool replay = false;
   size_t remeasured_cases = 0;   // measured again after a drift sentinel caught a slow window
   std::vector<std::string> drift_notes;
+  nlohmann::json sentinels;      // Measurer::sentinels_json(); null: no GPU measured (left out)
 };
 nlohmann::json summary_json(const TuneRunInfo& info, const search::TuneOutcome& o, const search::TuningDb& db,
                             const std::vector<UnseenShape>& unseen);

@@ -130,6 +130,10 @@ TEST_F(MultiGpuCli, ASlowWindowIsCaughtByTheDriftSentinelsAndMeasuredAgain) {
   const json s = json::parse(ako::read_file(summary));
   EXPECT_GT(s["remeasured_cases"].get<int>(), 0) << s.dump();
   EXPECT_EQ(s["drift_notes"].size(), 1u) << s.dump();
+  // What the sentinels read: the window's reading is the highest (5.5 us over the reference).
+  EXPECT_GT(s["sentinels"]["readings"].get<int>(), 0) << s.dump();
+  EXPECT_GT(s["sentinels"]["highest"]["ratio"].get<double>(), 1.05) << s.dump();
+  EXPECT_EQ(s["sentinels"]["highest"]["gpu"].get<std::string>().rfind("GPU-", 0), 0u) << s.dump();
   expect_each_pair_once("correct");
   for (const auto& l : lines())
     for (const auto& c : l["cases"])
@@ -154,7 +158,11 @@ TEST_F(MultiGpuCli, ASlowWindowIsCaughtByTheDriftSentinelsAndMeasuredAgain) {
   const Ran steady = ako("--strategy exhaustive --batch 5 --json '" + summary.string() + "'", "AKO_FAKE_GPU_COUNT=1");
   ASSERT_EQ(steady.status, 0) << steady.out;
   EXPECT_FALSE(has(steady.out, "drift:")) << steady.out;
-  EXPECT_EQ(json::parse(ako::read_file(summary))["remeasured_cases"], 0);
+  const json steady_summary = json::parse(ako::read_file(summary));
+  EXPECT_EQ(steady_summary["remeasured_cases"], 0);
+  EXPECT_GT(steady_summary["sentinels"]["readings"].get<int>() + steady_summary["sentinels"]["probe_readings"].get<int>(), 0)
+      << steady_summary.dump();
+  EXPECT_EQ(steady_summary["sentinels"]["probes_unread"], 0) << steady_summary.dump();
 }
 
 // `--time` also ends the compiles of a batch under way (a fresh machine's first batch once

@@ -93,6 +93,7 @@ struct Measured {
   std::vector<size_t> cases_per_run, references_per_run;
   std::vector<double> pauses;
   std::string probe_after;                // the probe's label after the second batch
+  SentinelTally tally;
 };
 
 // Two batches of the spilly fixture: its N=4 variant (TIMER 0) on `first_shapes`, then N=8 on
@@ -134,6 +135,7 @@ Measured two_batches(std::function<std::pair<double, double>(int)> times,
   m.references_per_run = worker->references_per_run;
   m.pauses = *pauses;
   m.probe_after = eval.probe_label();
+  m.tally = eval.sentinel_tally();
   return m;
 }
 
@@ -198,6 +200,9 @@ TEST(DriftSentinels, AClassFirstBatchIsCheckedByAProbeFromTheBatchBefore) {
   ASSERT_EQ(m.notes.size(), 1u);
   EXPECT_NE(m.notes[0].find("the reference of 'small fp32' timed 20.00 us against 12.00 us recorded"), std::string::npos)
       << m.notes[0];
+  EXPECT_EQ(m.tally.probe_readings, 2u);  // the batch's probe, then the re-measure's
+  EXPECT_DOUBLE_EQ(m.tally.highest_ratio, 20.0 / 12.0);
+  EXPECT_TRUE(m.tally.highest_probe);
 }
 
 TEST(DriftSentinels, TheProbeStaysTheTunesFastestRecordedReference) {
@@ -220,6 +225,8 @@ TEST(DriftSentinels, AProbeThatReadsNothingIsReplacedByTheNextBatchsFastest) {
   EXPECT_EQ(m.cases_per_run, (std::vector<size_t>{1, 2}));  // the large case and the probe
   EXPECT_EQ(m.probe_after, "large fp32");
   EXPECT_EQ(m.remeasured, 0u);
+  EXPECT_EQ(m.tally.probes_unread, 1u) << "the --json summary says a probe read nothing";
+  EXPECT_EQ(m.tally.probe_readings, 0u);
 }
 
 TEST(DriftSentinels, AFasterReadingLowersTheRecordingAndMeasuresNothingAgain) {
@@ -242,6 +249,10 @@ TEST(DriftSentinels, SteadyTimesAddOneReferenceTimingPerSegmentAndNothingElse) {
   EXPECT_EQ(m.references_per_run, (std::vector<size_t>{2, 1}));  // the first batch's claims, then one sentinel
   EXPECT_EQ(m.remeasured, 0u);
   EXPECT_TRUE(m.notes.empty());
+  EXPECT_EQ(m.tally.readings, 1u);
+  EXPECT_EQ(m.tally.probe_readings, 0u);
+  EXPECT_DOUBLE_EQ(m.tally.highest_ratio, 1.0);
+  EXPECT_EQ(m.tally.highest_label, "small fp32");
   for (const auto& r : m.second) EXPECT_DOUBLE_EQ(r.time_us, 10.0);
 }
 

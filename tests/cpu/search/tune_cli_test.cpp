@@ -93,7 +93,11 @@ TEST(TuneCli, EvolveWithABudgetIsDeterministicAndCheaper) {
   ASSERT_EQ(a.status, 0) << a.out;
   EXPECT_EQ(without_wall(a.out), without_wall(b.out));
   EXPECT_TRUE(has(a.out, "strategy evolve (seed 5), budget 25% per class")) << a.out;
-  const Ran ex = ako("tune task rmsnorm --replay db.jsonl --strategy exhaustive --no-progress", dir.path());
+  const Ran ex = ako("tune task rmsnorm --replay db.jsonl --strategy exhaustive --no-progress --json summary.json", dir.path());
+  // A replay measures nothing: its summary has no drift sentinels' readings to give.
+  const std::string summary = read_text(dir.path() / "summary.json");
+  EXPECT_TRUE(has(summary, "\"remeasured_cases\": 0")) << summary;
+  EXPECT_FALSE(has(summary, "\"sentinels\"")) << summary;
   auto evaluated = [](const std::string& out) {
     const auto p = out.find("classes tuned, ");
     return std::stoul(out.substr(p + 15));
