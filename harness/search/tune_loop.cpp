@@ -53,7 +53,7 @@ class Driver {
     clock_ = opt.clock ? opt.clock : steady_seconds;
     std::vector<int> radix;
     for (const auto& p : space_.params()) radix.push_back(static_cast<int>(p.values.size()));
-    std::vector<ShapeClass> classes = make_classes(spec, shapes, mode);
+    std::vector<ShapeClass> classes = make_classes(spec, shapes, mode, opt.where);
     classes_.reserve(classes.size());  // a strategy keeps a reference to its class's valid points
     for (ShapeClass& cls : classes) {
       ClassSearch& cs = classes_.emplace_back();

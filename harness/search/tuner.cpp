@@ -3,6 +3,7 @@
 #include "task/cases.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <limits>
@@ -31,49 +32,103 @@ std::string shape_when(const task::ShapeSpec& s) {
   return w;
 }
 
+// A class name's suffix for `ako tune --where`: "act == 'gelu_tanh'" -> "act-gelu_tanh",
+// "!weight && layout != 'lc'" -> "not-weight-and-layout-not-lc".
+std::string where_suffix(const std::string& where) {
+  static const std::pair<const char*, const char*> words[] = {{"!=", " not "}, {"==", " "}, {"<=", " le "},
+                                                             {">=", " ge "}, {"<", " lt "}, {">", " gt "},
+                                                             {"&&", " and "}, {"||", " or "}, {"!", " not "}};
+  std::string spelled;
+  for (size_t i = 0; i < where.size();) {
+    bool matched = false;
+    for (const auto& [op, word] : words)
+      if (where.compare(i, std::char_traits<char>::length(op), op) == 0) {
+        spelled += word;
+        i += std::char_traits<char>::length(op);
+        matched = true;
+        break;
+      }
+    if (!matched) spelled += where[i++];
+  }
+  std::string out;
+  for (const char ch : spelled) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+    if (keep) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+bool where_holds(const std::string& where, const task::ExprEnv& env) {
+  if (where.empty()) return true;
+  try {
+    return task::eval_bool(where, env);
+  } catch (const std::exception& e) {
+    throw Error(fmt::format("--where '{}': {}", where, e.what()));
+  }
+}
+
 }  // namespace
 
 std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
-                                     ClassMode mode) {
+                                     ClassMode mode, const std::string& where) {
   std::vector<ShapeClass> own, configured, rest;
   for (const auto& c : spec.config_classes)
     configured.push_back(ShapeClass{c.name, c.when, {}, {}, c.params, true, c.tuned_on, c.partial});
   auto own_name = [&](const task::ShapeSpec& s) {
-    std::string name = "shape-" + s.name;
+    std::string name = "shape-" + s.name + (where.empty() ? "" : "-" + where_suffix(where));
     for (const auto& c : spec.config_classes)
       if (c.name == name) name += "-tuned";
     return name;
   };
+  auto own_when = [&](const task::ShapeSpec& s) {
+    return where.empty() ? shape_when(s) : fmt::format("({}) && ({})", shape_when(s), where);
+  };
+  bool any_taken = false;
   for (const auto* s : shapes) {
-    // Each of the shape's cases (flags x axes; every dtype alike) to the first class that takes it.
+    // Each of the shape's cases (flags x axes; every dtype alike) that --where takes to the first
+    // class that takes it.
     std::map<int, std::set<std::string>> by_class;
     int first_taken = -1;  // the class the shape's first case goes to: what a class of its own starts from
+    bool left_out = false;  // --where left some of the shape's cases out
     for (const auto& v : task::shape_variant_cases(spec, *s)) {
+      if (!where_holds(where, v.env)) {
+        left_out = true;
+        continue;
+      }
       const int c = task::first_matching_class(spec.config_classes, v.env);
       if (first_taken < 0) first_taken = c;
       by_class[c].insert(v.labels.begin(), v.labels.end());
     }
+    if (by_class.empty()) continue;  // --where takes none of its cases
+    any_taken = true;
+    const bool some_only = by_class.size() > 1 || left_out;
     if (mode == ClassMode::config && !by_class.count(-1)) {
       for (const auto& [c, labels] : by_class) {
         configured[c].shapes.push_back(s);
-        if (by_class.size() > 1) configured[c].only_cases[s->name] = labels;
+        if (some_only) configured[c].only_cases[s->name] = labels;
       }
       continue;
     }
     const Params current = first_taken >= 0 ? spec.config_classes[first_taken].params : default_params(spec);
     if (mode == ClassMode::shape || by_class.size() == 1) {
-      own.push_back(ShapeClass{own_name(*s), shape_when(*s), {s}, {}, current, false});
+      ShapeClass& cls = own.emplace_back(ShapeClass{own_name(*s), own_when(*s), {s}, {}, current, false});
+      if (left_out)
+        for (const auto& [c, labels] : by_class) cls.only_cases[s->name].insert(labels.begin(), labels.end());
       continue;
     }
     // Some of the shape's cases are no class's: they get a class of their own, after the
     // config's classes (which take the others first), written with the shape's dims only.
     for (const auto& [c, labels] : by_class) {
-      ShapeClass& cls = c >= 0 ? configured[c] : rest.emplace_back(ShapeClass{own_name(*s), shape_when(*s), {}, {},
+      ShapeClass& cls = c >= 0 ? configured[c] : rest.emplace_back(ShapeClass{own_name(*s), own_when(*s), {}, {},
                                                                               default_params(spec), false});
       cls.shapes.push_back(s);
       cls.only_cases[s->name] = labels;
     }
   }
+  if (!where.empty() && !any_taken)
+    throw Error(fmt::format("--where '{}' holds for no case of the shapes tuned", where));
   own.insert(own.end(), configured.begin(), configured.end());
   own.insert(own.end(), rest.begin(), rest.end());
   return own;

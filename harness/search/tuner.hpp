@@ -52,8 +52,13 @@ enum class ClassMode { config, shape };
 
 // Classes for `shapes` (a subset of spec.shapes, in spec order). Config classes that take no
 // shape of the set are kept (untuned) so a written config still covers unseen shapes.
+// `where` (`ako tune --where`, empty: every case): an expression over a case's dims, flags and
+// axes, as a class's `when`; only the cases it holds for are scored. A class of a shape's own is
+// then named shape-NAME-<where> and its `when` is the shape's dims && (where), so a written
+// config puts it ahead of the classes that keep the shape's other cases. Throws ako::Error when
+// `where` fails to evaluate or holds for no case of the shapes.
 std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
-                                     ClassMode mode);
+                                     ClassMode mode, const std::string& where = "");
 
 // One measurement request: a variant on some shapes.
 struct EvalRequest {
@@ -98,6 +103,7 @@ struct TuneOptions {
   bool compile_only = false;
   // Seconds on a monotonic clock, for the ETA and the pipeline figures (tests inject one).
   std::function<double()> clock;
+  std::string where;                         // make_classes' `where` (`ako tune --where`)
 };
 
 struct Progress {                            // for the live line, after every batch

@@ -28,6 +28,11 @@ TuneCli::TuneCli(CLI::App& app) {
   cmd->add_option("--classes", tune.classes, "config: the config's classes, each case to the first whose `when` takes it (a class naming a flag or\n"
                   "an axis takes those cases of a shape; cases no class takes get a class of their own); shape: one class per shape")
       ->capture_default_str()->check(CLI::IsMember({"config", "shape"}));
+  cmd->add_option("--where", tune.where,
+                  "score only the cases this expression holds for, e.g. \"act == 'gelu_tanh'\" (over a case's dims, flags\n"
+                  "and axes, as a class's `when`); with --classes shape each class is named shape-NAME-<expr> and its `when`\n"
+                  "adds the expression, so a written config puts it ahead of the classes that keep the shape's other cases.\n"
+                  "The other cases of a shape still run (the database keeps whole shapes) but do not score");
   cmd->add_option("--db", tune.db, "tuning database, JSON lines (default: bench/tuning/<task>.jsonl; with --replay: none)");
   cmd->add_option("--replay", tune.replay, "re-run the search on this recorded database instead of the GPU");
   cmd->add_option("--seed", tune.seed, "seed of the strategy and of the random inputs")->capture_default_str();

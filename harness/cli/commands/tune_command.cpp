@@ -201,6 +201,7 @@ int tune_command(const TuneCommandOptions& opt) {
   if (!opt.time.empty()) time_budget = search::parse_duration(opt.time);
   const search::TimeBudget budget_clock(time_budget);
   to.stop = [&] { return budget_clock.expired(); };
+  to.where = opt.where;
 
   if (opt.compile_only && !opt.replay.empty()) throw Error("--compile-only and --replay: a replay compiles nothing");
   if (opt.compile_only && opt.write_config)

@@ -27,6 +27,7 @@ struct TuneCommandOptions {
   std::vector<std::string> shapes;       // empty: all of the task's
   std::vector<std::string> dtypes;       // empty: all of the task's
   std::string classes = "config";        // config or shape
+  std::string where;                     // score only the cases this expression holds for; empty: all
   std::filesystem::path db;              // default: <root>/bench/tuning/<task>.jsonl
   std::filesystem::path replay;          // replay a recorded database (no GPU)
   std::string device;                    // with --replay: the recorded device whose records to replay

@@ -6,6 +6,7 @@
 #include <functional>
 #include <set>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "common/atomic_file.hpp"
@@ -178,6 +179,71 @@ TEST(CaseClasses, EachClassWinsOnItsCasesAndTheWrittenConfigRunsThem) {
   for (const auto& c : cases) {
     EXPECT_EQ(c.params.at("BLOCK"), c.flags.at("weight") ? 256 : 512) << c.label();
     EXPECT_EQ(c.config_class, c.flags.at("weight") ? "weighted" : "rest") << c.label();
+  }
+}
+
+// `ako tune --where EXPR`: only the cases EXPR holds for are scored; with --classes shape each
+// shape's class is named by EXPR and its `when` adds it, so a written config runs those cases on
+// the new class and leaves the shape's other cases with the classes they had.
+TEST(CaseClasses, WhereScoresOnlyItsCasesAndNamesTheShapesClassByIt) {
+  task::TaskSpec spec = real_spec();
+  spec.config_classes = {config_class("rest", "", 128)};
+  const auto shapes = two_shapes(spec);
+  const auto classes = make_classes(spec, shapes, ClassMode::shape, "!weight");
+  ASSERT_EQ(classes.size(), 3u);  // one per shape, then the config's class (untuned)
+  for (size_t i = 0; i < 2; ++i) {
+    const auto* s = shapes[i];
+    EXPECT_EQ(classes[i].name, "shape-" + s->name + "-not-weight");
+    EXPECT_EQ(classes[i].when, fmt::format("(cols == {} && rows == {}) && (!weight)", s->dims.at("cols"), s->dims.at("rows")));
+    EXPECT_EQ(classes[i].only_cases.at(s->name),
+              (std::set<std::string>{s->name + " bf16 noweight", s->name + " fp16 noweight"}));
+    EXPECT_EQ(classes[i].current.at("BLOCK"), 128) << "starts from the class that serves those cases now";
+  }
+  EXPECT_TRUE(classes[2].shapes.empty());
+
+  // --classes config: the config's classes are scored on those cases only.
+  const auto config = make_classes(spec, shapes, ClassMode::config, "dtype == 'fp16' && weight");
+  ASSERT_EQ(config.size(), 1u);
+  for (const auto* s : shapes)
+    EXPECT_EQ(config[0].only_cases.at(s->name), (std::set<std::string>{s->name + " fp16 weight"}));
+
+  EXPECT_THROW(make_classes(spec, shapes, ClassMode::shape, "dtype == 'fp32'"), Error);  // no such case
+  try {
+    make_classes(spec, shapes, ClassMode::shape, "wieght");
+    FAIL() << "expected an Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--where 'wieght'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CaseClasses, AWhereClassWinsOnItsCasesAndTheWrittenConfigRunsThemAheadOfTheRest) {
+  ScratchDir dir("where-classes");
+  const fs::path ws = dir.workspace();
+  task::TaskSpec spec = real_spec(ws);
+  spec.config_classes = {config_class("rest", "", 128)};
+  const auto shapes = two_shapes(spec);
+  const fs::path land = dir.path() / "landscape.jsonl";
+  write_split_landscape(spec, shapes, land);  // unweighted cases fastest at BLOCK 512
+  ReplayEvaluator ev(land, synthetic_context());
+  TuningDb db("", synthetic_context());
+  TuneOptions opt;
+  opt.strategy.name = "exhaustive";
+  opt.where = "!weight";
+  const TuneOutcome o = tune(spec, shapes, ClassMode::shape, opt, ev, db);
+  ASSERT_EQ(o.classes.size(), 3u);
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_TRUE(o.classes[i].winner) << o.classes[i].cls.name;
+    EXPECT_EQ(o.classes[i].winner->at("BLOCK"), 512) << o.classes[i].cls.name;
+  }
+
+  const nlohmann::json doc = config_document(o, "ako tune test");
+  const auto cases = cases_with_config(ws, spec, doc, shapes);
+  ASSERT_EQ(cases.size(), 8u);
+  for (const auto& c : cases) {
+    // the weighted cases keep the class they had, its params untouched
+    EXPECT_EQ(c.params.at("BLOCK"), c.flags.at("weight") ? 128 : 512) << c.label();
+    const std::string shape = c.label().substr(0, c.label().find(' '));  // (c.shape points into a spec gone by now)
+    EXPECT_EQ(c.config_class, c.flags.at("weight") ? "rest" : "shape-" + shape + "-not-weight") << c.label();
   }
 }
 

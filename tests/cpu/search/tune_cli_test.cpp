@@ -105,6 +105,26 @@ TEST(TuneCli, EvolveWithABudgetIsDeterministicAndCheaper) {
   EXPECT_LE(evaluated(a.out) * 4, evaluated(ex.out) + 6) << a.out;  // a quarter, rounded up per class
 }
 
+TEST(TuneCli, WhereTunesThoseCasesInClassesNamedByIt) {
+  ScratchDir dir("cli-where");
+  const fs::path ws = dir.workspace();
+  write_landscape(real_spec(ws), dir.path() / "db.jsonl");
+  const Ran r = ako("tune task rmsnorm --replay db.jsonl --strategy exhaustive --classes shape --shapes flux1-single "
+                    "--where '!weight' --write-config --no-progress",
+                    dir.path());
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "shape-flux1-single-not-weight")) << r.out;
+  const std::string written = read_text(ws / "solution/rmsnorm/configs/device_name=Synthetic_H100.json");
+  EXPECT_TRUE(has(written, "\"when\": \"(cols == 3072 && rows == 4608) && (!weight)\"")) << written;
+
+  const Ran typo = ako("tune task rmsnorm --replay db.jsonl --where 'wieght' --no-progress", dir.path());
+  EXPECT_EQ(typo.status, 2) << typo.out;
+  EXPECT_TRUE(has(typo.out, "--where 'wieght'")) << typo.out;
+  const Ran none = ako("tune task rmsnorm --replay db.jsonl --where \"dtype == 'fp32'\" --no-progress", dir.path());
+  EXPECT_EQ(none.status, 2) << none.out;
+  EXPECT_TRUE(has(none.out, "holds for no case")) << none.out;
+}
+
 TEST(TuneCli, UsageErrorsAndMissingData) {
   ScratchDir dir("cli-errors");
   const fs::path ws = dir.workspace();
