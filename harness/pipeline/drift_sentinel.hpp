@@ -10,13 +10,14 @@
 // recorded reference, where an added delay shows most. A segment with no recorded label (the
 // first batch of a class, whose references are being timed for the first time) gets a probe at
 // its end instead: a copy of the case measured so far whose label's recorded reference is the
-// fastest (its cubin is in the kernel cache), run for its reading only. A sentinel more than the tolerance above the
-// recorded time marks its segment and both neighbours as drifted, and their cases are
-// measured again: a clean re-run replaces them; later tries wait first, as the GPU may still be
-// slow; after the last try, what it measured stands and the note says so. A sentinel below the
-// recording by more than the tolerance lowers the recording: the first timing was the slow one.
-// That batch (the first to run the label) is recorded already and is not measured again; the
-// note says so. With probes this is left to the tune's first batch, which has nothing to probe with.
+// fastest (its cubin is in the kernel cache), run for its reading only. A sentinel more than the
+// tolerance above the recorded time marks its segment and both neighbours as drifted, and their
+// cases are measured again: a clean re-run replaces them; later tries wait first, as the GPU may
+// still be slow; after the last try, what it measured stands and the note says so. A sentinel
+// below the recording by more than the tolerance lowers the recording: the first timing was the
+// slow one. That batch (the first to run the label) is recorded already and is not measured again;
+// the note says so. With probes this is left to the tune's first batch, which has nothing to probe
+// with.
 #include <cstddef>
 #include <optional>
 #include <string>

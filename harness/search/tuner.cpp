@@ -119,7 +119,8 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
       continue;
     }
     // Some of the shape's cases are no class's: they get a class of their own, after the
-    // config's classes (which take the others first), written with the shape's dims only.
+    // config's classes (which take the others first), written with the shape's dims only (and
+    // --where's expression).
     for (const auto& [c, labels] : by_class) {
       ShapeClass& cls = c >= 0 ? configured[c] : rest.emplace_back(ShapeClass{own_name(*s), own_when(*s), {}, {},
                                                                               default_params(spec), false});
