@@ -317,6 +317,84 @@ bool finished_by_worker(const CaseResult& r) {
 
 }  // namespace
 
+exec::WorkerRun GpuEvaluator::run_worker_job(const exec::WorkerJob& job) {
+  exec::ClientOptions copt;
+  if (!opt_.run_worker) copt.worker_exe = worker_executable();
+  if (opt_.pin_to_gpu) copt.extra_env.push_back("CUDA_VISIBLE_DEVICES=" + opt_.gpu_uuid);
+  copt.case_timeout_s = opt_.case_timeout_s;
+  copt.scratch_dir = scratch_path("tune", opt_.lane_index);
+  const ScratchFolder scratch(copt.scratch_dir);   // marked as this process's (common/scratch_folder.hpp)
+  exec::ClientCallbacks cb;
+  cb.on_device = [&](const DeviceInfo& d) { device = d; };
+  cb.on_begin = [&](int i) {
+    if (on_case) on_case(job.cases[i].label, "validating");
+  };
+  cb.on_phase = [&](int i, const std::string& phase) {
+    if (on_case && phase != "validate") on_case(job.cases[i].label, phase == "validate_baselines" ? "validating baselines" : "timing");
+  };
+  exec::WorkerRun run = opt_.run_worker ? opt_.run_worker(job, copt, cb) : exec::run_worker(job, copt, cb);
+  std::error_code ec;
+  fs::remove_all(copt.scratch_dir, ec);
+  if (run.device) device = run.device;
+  cases_run += run.results.size();
+  return run;
+}
+
+void GpuEvaluator::remeasure_slow_windows(exec::WorkerJob current, std::vector<size_t> to_batch,
+                                          std::vector<SentinelReading> readings, const std::vector<bool>& claims,
+                                          const TakeResults& take, std::string& lost) {
+  for (int attempt = 1; lost.empty(); ++attempt) {
+    std::vector<bool> again = drifted_cases(current.cases.size(), readings, kSentinelSegment, kDriftTolerance);
+    for (size_t i = 0; i < again.size(); ++i) again[i] = again[i] && to_batch[i] != kProbeCase;  // probes: read only
+    const size_t n_again = static_cast<size_t>(std::count(again.begin(), again.end(), true));
+    for (const auto& r : readings)
+      if (r.measured_us && *r.measured_us < r.recorded_us * (1 - kDriftTolerance)) {
+        // The first timing was the slow one, and the batch that took it is recorded already.
+        references.lower(r.label, *r.measured_us);
+        add_drift_note(fmt::format("{}, {}: the reference of '{}' timed {:.2f} us against {:.2f} us first recorded "
+                                   "({:.2f}x): it was first timed in a slow window, and the variants measured with "
+                                   "it then may read slow (a tune into a fresh --db measures them again)",
+                                   opt_.gpu_uuid, utc_now(), r.label, *r.measured_us, r.recorded_us,
+                                   *r.measured_us / r.recorded_us));
+      }
+    if (n_again == 0) return;
+    const std::string worst = describe_worst_drift(readings, kDriftTolerance);
+    if (attempt > kMaxRemeasures) {
+      add_drift_note(fmt::format("{}, {}: {}: still slower after {} re-measures; {} cases keep what the last "
+                                 "measured",
+                                 opt_.gpu_uuid, utc_now(), worst, kMaxRemeasures, n_again));
+      return;
+    }
+    exec::WorkerJob sub = current;
+    sub.cases.clear();
+    std::vector<size_t> sub_to_batch;
+    for (size_t i = 0; i < current.cases.size(); ++i) {
+      if (!again[i]) continue;
+      exec::CaseJob c = current.cases[i];
+      c.index = static_cast<int>(sub.cases.size());
+      c.time_reference = claims[to_batch[i]];  // a reference first timed in the window: again
+      sub.cases.push_back(std::move(c));
+      sub_to_batch.push_back(to_batch[i]);
+    }
+    const double pause_s = kRemeasurePauseS[attempt - 1];
+    add_drift_note(fmt::format("{}, {}: {}: the GPU was slower for a while; {} cases measured again{}", opt_.gpu_uuid,
+                               utc_now(), worst, n_again,
+                               pause_s > 0 ? fmt::format(" after a {:.0f} s pause", pause_s) : std::string()));
+    if (pause_s > 0) {
+      if (opt_.pause) opt_.pause(pause_s);
+      else std::this_thread::sleep_for(std::chrono::duration<double>(pause_s));
+    }
+    ++drift_windows;
+    remeasured += sub.cases.size();
+    const std::vector<size_t> sentinels = add_sentinels(sub, sub_to_batch, references, probe_);
+    const exec::WorkerRun run = run_worker_job(sub);
+    readings = take(run, sub, sub_to_batch, sentinels);
+    if (!run.fatal.empty() && opt_.lane) lost = run.fatal;
+    current = std::move(sub);
+    to_batch = std::move(sub_to_batch);
+  }
+}
+
 std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepared) {
   auto& batch = dynamic_cast<GpuBatch&>(prepared);
   auto& vs = batch.variants;
@@ -326,28 +404,6 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
   std::vector<std::vector<CaseResult>> results(vs.size());
   for (size_t i = 0; i < vs.size(); ++i) results[i].resize(vs[i].cases.size());
 
-  auto run_cases = [&](const exec::WorkerJob& job) {
-    exec::ClientOptions copt;
-    if (!opt_.run_worker) copt.worker_exe = worker_executable();
-    if (opt_.pin_to_gpu) copt.extra_env.push_back("CUDA_VISIBLE_DEVICES=" + opt_.gpu_uuid);
-    copt.case_timeout_s = opt_.case_timeout_s;
-    copt.scratch_dir = scratch_path("tune", opt_.lane_index);
-    const ScratchFolder scratch(copt.scratch_dir);   // marked as this process's (common/scratch_folder.hpp)
-    exec::ClientCallbacks cb;
-    cb.on_device = [&](const DeviceInfo& d) { device = d; };
-    cb.on_begin = [&](int i) {
-      if (on_case) on_case(job.cases[i].label, "validating");
-    };
-    cb.on_phase = [&](int i, const std::string& phase) {
-      if (on_case && phase != "validate") on_case(job.cases[i].label, phase == "validate_baselines" ? "validating baselines" : "timing");
-    };
-    exec::WorkerRun run = opt_.run_worker ? opt_.run_worker(job, copt, cb) : exec::run_worker(job, copt, cb);
-    std::error_code ec;
-    fs::remove_all(copt.scratch_dir, ec);
-    if (run.device) device = run.device;
-    cases_run += run.results.size();
-    return run;
-  };
   // The run's results into `results` (`to_batch`: the job's case -> the batch job's); the claimed
   // references settled (again when a slow window's cases are measured again), the sentinels'
   // readings returned; the next batch's probe: a case whose recorded reference is fastest.
@@ -394,65 +450,15 @@ std::vector<search::DbRecord> GpuEvaluator::measure(search::PreparedBatch& prepa
     std::vector<size_t> to_batch(bj.job.cases.size());
     for (size_t i = 0; i < to_batch.size(); ++i) to_batch[i] = i;
     std::vector<size_t> sentinels = add_sentinels(bj.job, to_batch, references, probe_);
-    exec::WorkerRun run = run_cases(bj.job);
+    const exec::WorkerRun run = run_worker_job(bj.job);
     std::vector<SentinelReading> readings = take(run, bj.job, to_batch, sentinels);
     for (const auto& label : bj.claimed)  // a case the worker never reported
       if (!references.time_us(label)) references.settle(label, std::nullopt);
     if (!run.fatal.empty() && opt_.lane) lost = run.fatal;
     else if (!run.fatal.empty() && run.results.empty()) throw Error("the worker could not run: " + run.fatal);
 
-    // A slow window: its cases again, each try with sentinels of its own.
-    exec::WorkerJob current = bj.job;
-    for (int attempt = 1; lost.empty(); ++attempt) {
-      std::vector<bool> again = drifted_cases(current.cases.size(), readings, kSentinelSegment, kDriftTolerance);
-      for (size_t i = 0; i < again.size(); ++i) again[i] = again[i] && to_batch[i] != kProbeCase;  // probes: read only
-      const size_t n_again = static_cast<size_t>(std::count(again.begin(), again.end(), true));
-      for (const auto& r : readings)
-        if (r.measured_us && *r.measured_us < r.recorded_us * (1 - kDriftTolerance)) {
-          // The first timing was the slow one, and the batch that took it is recorded already.
-          references.lower(r.label, *r.measured_us);
-          add_drift_note(fmt::format("{}, {}: the reference of '{}' timed {:.2f} us against {:.2f} us first recorded "
-                                     "({:.2f}x): it was first timed in a slow window, and the variants measured with "
-                                     "it then may read slow (a tune into a fresh --db measures them again)",
-                                     opt_.gpu_uuid, utc_now(), r.label, *r.measured_us, r.recorded_us,
-                                     *r.measured_us / r.recorded_us));
-        }
-      if (n_again == 0) break;
-      const std::string worst = describe_worst_drift(readings, kDriftTolerance);
-      if (attempt > kMaxRemeasures) {
-        add_drift_note(fmt::format("{}, {}: {}: still slower after {} re-measures; {} cases keep what the last "
-                                   "measured",
-                                   opt_.gpu_uuid, utc_now(), worst, kMaxRemeasures, n_again));
-        break;
-      }
-      exec::WorkerJob sub = current;
-      sub.cases.clear();
-      std::vector<size_t> sub_to_batch;
-      for (size_t i = 0; i < current.cases.size(); ++i) {
-        if (!again[i]) continue;
-        exec::CaseJob c = current.cases[i];
-        c.index = static_cast<int>(sub.cases.size());
-        c.time_reference = bj.claims[to_batch[i]];  // a reference first timed in the window: again
-        sub.cases.push_back(std::move(c));
-        sub_to_batch.push_back(to_batch[i]);
-      }
-      const double pause_s = kRemeasurePauseS[attempt - 1];
-      add_drift_note(fmt::format("{}, {}: {}: the GPU was slower for a while; {} cases measured again{}", opt_.gpu_uuid,
-                                 utc_now(), worst, n_again,
-                                 pause_s > 0 ? fmt::format(" after a {:.0f} s pause", pause_s) : std::string()));
-      if (pause_s > 0) {
-        if (opt_.pause) opt_.pause(pause_s);
-        else std::this_thread::sleep_for(std::chrono::duration<double>(pause_s));
-      }
-      ++drift_windows;
-      remeasured += sub.cases.size();
-      sentinels = add_sentinels(sub, sub_to_batch, references, probe_);
-      run = run_cases(sub);
-      readings = take(run, sub, sub_to_batch, sentinels);
-      if (!run.fatal.empty() && opt_.lane) lost = run.fatal;
-      current = std::move(sub);
-      to_batch = std::move(sub_to_batch);
-    }
+    remeasure_slow_windows(bj.job, std::move(to_batch), std::move(readings), bj.claims, take, lost);
+
     // The probe stays the tune's fastest recorded reference, where a delay added per launch
     // shows most; taken from the last batch alone it followed that batch's shapes (on two H200s,
     // 2026-11-29 16:29 UTC, a wan13b case of 105 us probed a batch whose last 126 ltx-video cases

@@ -101,6 +101,20 @@ class GpuEvaluator : public search::Evaluator {
   std::vector<std::string> cache_notes() const;
 
  private:
+  // One worker run of `job` on this lane's GPU.
+  exec::WorkerRun run_worker_job(const exec::WorkerJob& job);
+  // A run's results into the batch (`to_batch`: the job's case -> the batch job's; kProbeCase for
+  // a probe), returning the sentinels' readings.
+  using TakeResults = std::function<std::vector<SentinelReading>(
+      const exec::WorkerRun& run, const exec::WorkerJob& job, const std::vector<size_t>& to_batch,
+      const std::vector<size_t>& sentinels)>;
+  // After a batch's run (`current`, its readings): while a sentinel read more than the tolerance
+  // above its recording, the cases around it again (drift_sentinel.hpp), each try with sentinels
+  // of its own, after the pauses, at most kMaxRemeasures tries; `claims` (by batch job case): the
+  // case timed its label's reference first. `lost` is set when the worker gives up meanwhile.
+  void remeasure_slow_windows(exec::WorkerJob current, std::vector<size_t> to_batch,
+                              std::vector<SentinelReading> readings, const std::vector<bool>& claims,
+                              const TakeResults& take, std::string& lost);
   void add_cache_notes(const std::vector<std::string>& notes);
   void add_drift_note(const std::string& note);
   mutable std::mutex notes_mutex_;        // prepare() runs on the helper thread
