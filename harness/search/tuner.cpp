@@ -77,7 +77,8 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
   for (const auto& c : spec.config_classes)
     configured.push_back(ShapeClass{c.name, c.when, {}, {}, c.params, true, c.tuned_on, c.partial});
   auto own_name = [&](const task::ShapeSpec& s) {
-    std::string name = "shape-" + s.name + (where.empty() ? "" : "-" + where_suffix(where));
+    std::string name = "shape-" + s.name;
+    if (!where.empty()) name.append("-").append(where_suffix(where));
     for (const auto& c : spec.config_classes)
       if (c.name == name) name += "-tuned";
     return name;
