@@ -46,6 +46,18 @@ void SentinelTally::add(const SentinelReading& r, bool probe, const std::string&
   }
 }
 
+bool SentinelTally::merge(const SentinelTally& other) {
+  readings += other.readings;
+  probe_readings += other.probe_readings;
+  probes_unread += other.probes_unread;
+  if (other.highest_ratio <= highest_ratio) return false;
+  highest_ratio = other.highest_ratio;
+  highest_label = other.highest_label;
+  highest_at = other.highest_at;
+  highest_probe = other.highest_probe;
+  return true;
+}
+
 std::string describe_worst_drift(const std::vector<SentinelReading>& readings, double tolerance) {
   const SentinelReading* worst = nullptr;
   for (const auto& r : readings)

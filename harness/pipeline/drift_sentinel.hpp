@@ -61,6 +61,8 @@ struct SentinelTally {
   std::string highest_label, highest_at;
   bool highest_probe = false;
   void add(const SentinelReading& r, bool probe, const std::string& at);
+  // Another lane's tally into this one; true when its highest reading became this one's.
+  bool merge(const SentinelTally& other);
 };
 
 // "the reference of 'LABEL' timed 8.92 us against 4.57 us recorded (1.95x)": the worst drifted reading.

@@ -226,19 +226,8 @@ nlohmann::json Measurer::sentinels_json() const {
   if (gpus.empty() || compile_only) return nullptr;
   pipeline::SentinelTally all;
   std::string highest_gpu;
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    const pipeline::SentinelTally t = gpus[i]->sentinel_tally();
-    all.readings += t.readings;
-    all.probe_readings += t.probe_readings;
-    all.probes_unread += t.probes_unread;
-    if (t.highest_ratio > all.highest_ratio) {
-      all.highest_ratio = t.highest_ratio;
-      all.highest_label = t.highest_label;
-      all.highest_at = t.highest_at;
-      all.highest_probe = t.highest_probe;
-      highest_gpu = i < lane_names.size() ? lane_names[i] : std::string();
-    }
-  }
+  for (size_t i = 0; i < gpus.size(); ++i)
+    if (all.merge(gpus[i]->sentinel_tally())) highest_gpu = i < lane_names.size() ? lane_names[i] : std::string();
   nlohmann::json out{{"readings", all.readings}, {"probe_readings", all.probe_readings},
                      {"probes_unread", all.probes_unread}};
   if (all.highest_ratio > 0)

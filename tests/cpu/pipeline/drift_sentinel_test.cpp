@@ -27,6 +27,22 @@ TEST(DriftSentinels, OnePerSegmentOnTheFastestRecordedReference) {
   EXPECT_TRUE(choose_sentinels(recorded, 0).empty());
 }
 
+TEST(DriftSentinels, TalliesOfSeveralLanesAddUpAndKeepTheHighestReading) {
+  SentinelTally a, b;
+  a.add({0, "text bf16", 4.0, 4.1}, false, "t1");
+  a.add({1, "wan bf16", 100.0, {}}, true, "t2");       // a probe that read nothing
+  b.add({0, "flux bf16", 16.0, 24.0}, true, "t3");
+  EXPECT_FALSE(b.merge(SentinelTally{}));
+  EXPECT_TRUE(a.merge(b));
+  EXPECT_EQ(a.readings, 1u);
+  EXPECT_EQ(a.probe_readings, 1u);
+  EXPECT_EQ(a.probes_unread, 1u);
+  EXPECT_DOUBLE_EQ(a.highest_ratio, 1.5);
+  EXPECT_EQ(a.highest_label, "flux bf16");
+  EXPECT_EQ(a.highest_at, "t3");
+  EXPECT_TRUE(a.highest_probe);
+}
+
 TEST(DriftSentinels, ASlowReadingMarksItsSegmentAndBothNeighbours) {
   std::vector<SentinelReading> readings{{1, "a", 4.0, 4.1}, {9, "a", 4.0, 9.5}, {13, "b", 30.0, 30.3}};
   const std::vector<bool> again = drifted_cases(20, readings, 4, 0.05);
