@@ -4,7 +4,11 @@
 # xz archive under the git-ignored .sglang-deps/ (not peers/: carrying peers must stay small),
 # cut into parts small enough to carry one per call.
 #
-#   scripts/fetch-sglang-deps.sh [--python 3.12] [--wheels DIR] [--part-mib 30]
+#   scripts/fetch-sglang-deps.sh [--python 3.12] [--wheels DIR] [--part-mib 15]
+#   scripts/fetch-sglang-deps.sh --resplit [--python 3.12] [--part-mib 15]
+#
+# --resplit joins the parts already under .sglang-deps/py<VER>-*/, checks the archive's sha256
+# against their MANIFEST and cuts it again into parts of --part-mib (no download, no repacking).
 #
 # The wheels are downloaded with pip (--no-deps, for CPython 3.12 on manylinux x86_64 unless
 # --python says otherwise; --wheels DIR takes them from DIR instead), their sha256 checked against
@@ -17,8 +21,9 @@
 # peer_timing's --deps, cu13 matches the machine's CUDA 13. cuda-python, einops and
 # typing-extensions, which the kernels also import, are on the H200 machine already.
 #
-# Why parts: a device call carries at most 64 MiB, the repository included (about 27 MiB on disk
-# now: 40 MiB parts no longer fit beside it; 30 MiB parts, three for 3.12, do). On the GPU machine,
+# Why parts: a device call carries at most 64 MiB, the repository included (about 43 MiB on disk
+# on 2026-11-29, most of it bench/results/: 30 MiB parts no longer fit beside it; 15 MiB parts,
+# five for 3.12, do, and the last, small, leaves room for bundle/, peers/ and .sgl-proof/). On the GPU machine,
 # scripts/gpu-sglang-deps.sh keeps the parts each call brings in /tmp (kept while the machine stays
 # warm, about 30 s between calls) and unpacks the archive once all are there.
 # Exit 0: the parts are in place. Exit 1: download failed, a hash differs, or packing failed.
@@ -26,14 +31,16 @@ set -euo pipefail
 
 PY=3.12
 WHEELS=
-PART_MIB=30
+PART_MIB=15
+RESPLIT=
 while [ $# -gt 0 ]; do
   case $1 in
     --python) PY=${2:?--python needs a version, e.g. 3.12}; shift 2 ;;
     --wheels) WHEELS=${2:?--wheels needs a folder}; shift 2 ;;
     --part-mib) PART_MIB=${2:?--part-mib needs a size}; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: $0 [--python 3.12] [--wheels DIR] [--part-mib 30]" >&2; exit 2 ;;
+    --resplit) RESPLIT=1; shift ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: $0 [--resplit] [--python 3.12] [--wheels DIR] [--part-mib 15]" >&2; exit 2 ;;
   esac
 done
 TAG=${PY//./}
@@ -54,30 +61,43 @@ command -v xz >/dev/null || fail "xz is needed to pack the archive"
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-if [ -z "$WHEELS" ]; then
-  command -v pip >/dev/null || fail "pip is needed to download the wheels (or pass --wheels DIR)"
-  echo "fetch-sglang-deps: downloading $REQS for CPython $PY with pip (--no-deps) ..."
-  # shellcheck disable=SC2086
-  if ! pip download --no-deps --only-binary=:all: --python-version "$PY" --implementation cp \
-      --platform manylinux_2_28_x86_64 $REQS -d "$TMP/wheels" >"$TMP/pip.log" 2>&1; then
-    tail -n 5 "$TMP/pip.log" >&2
-    fail "pip could not download the wheels (offline?); copy them and pass --wheels DIR"
-  fi
-  WHEELS=$TMP/wheels
-fi
-[ -d "$WHEELS" ] || fail "no such folder: $WHEELS"
-
 LIST=$TMP/list
-if [ "$TAG" = 312 ]; then
-  printf '%s\n' "$PINS_312" | sed '/^$/d' >"$LIST"
-  (cd "$WHEELS" && sha256sum --check --strict "$LIST" >/dev/null 2>"$TMP/sum.err") ||
-    fail "a wheel is missing from $WHEELS or its sha256 differs from the pin in $0: $(cat "$TMP/sum.err")"
+if [ -n "$RESPLIT" ]; then
+  OLD=$(ls -d "$REPO/$DEST_REL"-* 2>/dev/null | head -1)
+  [ -n "$OLD" ] && [ -f "$OLD/MANIFEST" ] || fail "--resplit: no parts under $DEST_REL-*/ to join"
+  cp "$OLD/MANIFEST" "$TMP/MANIFEST.old"
+  for p in $(grep -o 'site\.tar\.xz\.part[0-9]*' "$TMP/MANIFEST.old"); do
+    f=$(ls "$REPO/$DEST_REL"-*/"$p" 2>/dev/null | head -1)
+    [ -n "$f" ] || fail "--resplit: $p (named in the MANIFEST) is not under $DEST_REL-*/"
+    cat "$f" >>"$TMP/site.tar.xz"
+  done
+  want=$(awk '$2 == "site.tar.xz" {print $1}' "$TMP/MANIFEST.old")
+  [ "$(sha256sum "$TMP/site.tar.xz" | cut -d' ' -f1)" = "$want" ] || fail "--resplit: the joined archive's sha256 differs from the MANIFEST"
+  grep '\.whl$' "$TMP/MANIFEST.old" >"$LIST"
 else
-  echo "fetch-sglang-deps: no pinned hashes for CPython $PY: packing what pip gave, hashes recorded unchecked" >&2
-  (cd "$WHEELS" && ls *.whl | LC_ALL=C sort | xargs sha256sum) >"$LIST"
-fi
+  if [ -z "$WHEELS" ]; then
+    command -v pip >/dev/null || fail "pip is needed to download the wheels (or pass --wheels DIR)"
+    echo "fetch-sglang-deps: downloading $REQS for CPython $PY with pip (--no-deps) ..."
+    # shellcheck disable=SC2086
+    if ! pip download --no-deps --only-binary=:all: --python-version "$PY" --implementation cp \
+        --platform manylinux_2_28_x86_64 $REQS -d "$TMP/wheels" >"$TMP/pip.log" 2>&1; then
+      tail -n 5 "$TMP/pip.log" >&2
+      fail "pip could not download the wheels (offline?); copy them and pass --wheels DIR"
+    fi
+    WHEELS=$TMP/wheels
+  fi
+  [ -d "$WHEELS" ] || fail "no such folder: $WHEELS"
 
-python3 - "$WHEELS" "$TMP/site" "$LIST" <<'PY'
+  if [ "$TAG" = 312 ]; then
+    printf '%s\n' "$PINS_312" | sed '/^$/d' >"$LIST"
+    (cd "$WHEELS" && sha256sum --check --strict "$LIST" >/dev/null 2>"$TMP/sum.err") ||
+      fail "a wheel is missing from $WHEELS or its sha256 differs from the pin in $0: $(cat "$TMP/sum.err")"
+  else
+    echo "fetch-sglang-deps: no pinned hashes for CPython $PY: packing what pip gave, hashes recorded unchecked" >&2
+    (cd "$WHEELS" && ls *.whl | LC_ALL=C sort | xargs sha256sum) >"$LIST"
+  fi
+
+  python3 - "$WHEELS" "$TMP/site" "$LIST" <<'PY'
 import pathlib, sys, zipfile
 wheels, site, listing = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
 skip = (".dist-info/", "/lib/stubs/", "dsl_packages/iket/")
@@ -92,8 +112,9 @@ for line in open(listing):
             (site / info.filename).chmod(0o755)
 PY
 
-echo "fetch-sglang-deps: packing $(du -sh "$TMP/site" | cut -f1) with xz -9e (a few minutes) ..."
-(cd "$TMP" && tar cf - --sort=name --mtime=@0 --owner=0 --group=0 site | xz -9e -T2 >"$TMP/site.tar.xz")
+  echo "fetch-sglang-deps: packing $(du -sh "$TMP/site" | cut -f1) with xz -9e (a few minutes) ..."
+  (cd "$TMP" && tar cf - --sort=name --mtime=@0 --owner=0 --group=0 site | xz -9e -T2 >"$TMP/site.tar.xz")
+fi
 (cd "$TMP" && split -b "${PART_MIB}M" -d -a 1 site.tar.xz site.tar.xz.part)
 {
   echo "python $PY"
