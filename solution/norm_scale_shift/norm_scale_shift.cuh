@@ -27,8 +27,12 @@
 //   through the read-only path after the reductions (EARLY_MOD = 0, fewer registers; a
 //   prefetch of them into L1 with the row was measured 1.1-1.6x slower on the H200,
 //   ITERATIONS.md norm_scale_shift iteration 1) or before them (EARLY_MOD = 1, their latency
-//   hidden behind the reductions, in registers: 16 per chunk for fp32 scale + shift). The
-//   gate is needed first and comes with residual and x. Per-token modulation ([B,L,C]) is a
+//   hidden behind the reductions, in registers: 16 per chunk for fp32 scale + shift), or
+//   copied before them into shared memory by cp.async (EARLY_MOD = 2: the latency hidden
+//   without the registers, for BLOCK * CHUNKS * 2 * VEC * sizeof(S) bytes of shared memory; made
+//   for Wan's per-frame rows, which each SM meets cold 21 times, ITERATIONS.md norm_scale_shift
+//   iteration 14; weight and bias, the same row for every token, stay late). The gate is
+//   needed first and comes with residual and x. Per-token modulation ([B,L,C]) is a
 //   stream as large as x and is loaded like x and residual.
 // - The row streams (x, residual, per-token modulation) are loaded evict-first (ld.global.cs,
 //   ROW_CACHE = 0) or through the read-only cached path (ld.global.nc, ROW_CACHE = 1). Neither
@@ -172,6 +176,38 @@ template <bool CS, typename E, int VEC> __device__ __forceinline__ void store(E*
   store_raw<VEC * static_cast<int>(sizeof(E)), CS>(p, f.raw);
 }
 
+// cp.async (sm_80+): BYTES from global into shared memory through L1 (.ca: the broadcast rows are
+// read by the SM's next tokens too), no register holding them; visible to this thread after
+// cp_async_wait_all(). Each thread reads back only what it copied, so no barrier is needed.
+template <int BYTES> __device__ __forceinline__ void cp_async_to_shared(void* smem, const void* global) {
+  static_assert(BYTES == 4 || BYTES == 8 || BYTES % 16 == 0, "cp.async moves 4, 8 or 16*k bytes");
+  constexpr int kPiece = BYTES < 16 ? BYTES : 16;
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+#pragma unroll
+  for (int i = 0; i < BYTES / kPiece; ++i)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s + i * kPiece),
+                 "l"(static_cast<const char*>(global) + i * kPiece), "n"(kPiece) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
+template <int BYTES> __device__ __forceinline__ Raw<BYTES> load_shared(const void* smem) {
+  Raw<BYTES> r;
+  if constexpr (BYTES >= 16) {
+#pragma unroll
+    for (int i = 0; i < BYTES / 16; ++i) {
+      const uint4 v = static_cast<const uint4*>(smem)[i];
+      r.w[4 * i] = v.x; r.w[4 * i + 1] = v.y; r.w[4 * i + 2] = v.z; r.w[4 * i + 3] = v.w;
+    }
+  } else if constexpr (BYTES == 8) {
+    const uint2 v = *static_cast<const uint2*>(smem);
+    r.w[0] = v.x; r.w[1] = v.y;
+  } else {
+    r.w[0] = *static_cast<const unsigned*>(smem);
+  }
+  return r;
+}
+
 __device__ __forceinline__ float to_float(float v) { return v; }
 __device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
 __device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
@@ -292,6 +328,30 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
     base[j] = static_cast<long long>(token) * C;
   }
 
+  // 0. The first token's scale / shift rows: their chunks staged in shared memory now, ahead of
+  // the row loads, when EARLY_MOD 2 (EARLY_MOD 0 and 1 find the rows after the loads, as
+  // before: computed here, the row pointers live through the loads and cost registers).
+  // EARLY_MOD 2 with a scalar (or no) modulation has no row to stage: as EARLY_MOD 0.
+  constexpr bool kModRows = MOD != Layout::scalar && MOD != Layout::none;
+  constexpr int kEarly = EARLY_MOD == 2 && !kModRows ? 0 : EARLY_MOD;
+  static_assert(kEarly >= 0 && kEarly <= 2, "EARLY_MOD: 0 late, 1 registers, 2 shared memory");
+  constexpr int kModBytes = VEC * static_cast<int>(sizeof(S));
+  // [chunk][scale, shift][thread], kModBytes each; one unused 16-byte slot when nothing is staged.
+  __shared__ __align__(16) unsigned char staged[kEarly == 2 ? CHUNKS * 2 * BLOCK * kModBytes : 16];
+  auto staged_at = [&](int k, int which) { return staged + ((k * 2 + which) * BLOCK + threadIdx.x) * kModBytes; };
+  if constexpr (kEarly == 2) {
+    const Modulation<S, VEC, MOD> sc(scale, bs[0], ls[0], L, C, F), sh(shift, bs[0], ls[0], L, C, F);
+#pragma unroll
+    for (int k = 0; k < CHUNKS; ++k) {
+      const int col = (lane + k * TPR) * VEC;
+      if (token_ok[0] && lane + k * TPR < n_chunks) {
+        cp_async_to_shared<kModBytes>(staged_at(k, 0), sc.row + col);
+        cp_async_to_shared<kModBytes>(staged_at(k, 1), sh.row + col);
+      }
+    }
+    cp_async_commit();
+  }
+
   // 1. The tokens' rows into registers (residual: residual_out computed, rounded and stored).
   Frag<T, VEC> v[TOKENS][CHUNKS];
   if constexpr (RESIDUAL) {
@@ -338,8 +398,8 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
     }
   }
 
-  // 2. Broadcast inputs of the output pass for the first token, before the reductions when
-  // EARLY_MOD.
+  // 2. Broadcast inputs of the output pass for the first token, in registers before the
+  // reductions when EARLY_MOD 1.
   const Modulation<S, VEC, MOD> sc0(scale, bs[0], ls[0], L, C, F), sh0(shift, bs[0], ls[0], L, C, F);
   OutputInputs<T, S, VEC> in[CHUNKS];
   auto load_inputs = [&](int k) {
@@ -349,7 +409,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
     in[k].scale = sc0.template load_chunk<kEvictFirst>(col);
     in[k].shift = sh0.template load_chunk<kEvictFirst>(col);
   };
-  if constexpr (EARLY_MOD) {
+  if constexpr (kEarly == 1) {
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k)
       if (token_ok[0] && lane + k * TPR < n_chunks) load_inputs(k);
@@ -393,11 +453,19 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 
   // 4. Normalise, modulate, round once, store: chunk by chunk, the thread's tokens in turn on
   // the chunk's broadcast inputs.
+  if constexpr (kEarly == 2) cp_async_wait_all();
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k) {
     const int c = lane + k * TPR;
     if (c < n_chunks) {
-      if constexpr (!EARLY_MOD) load_inputs(k);
+      if constexpr (kEarly == 0) load_inputs(k);
+      if constexpr (kEarly == 2) {
+        const int col = c * VEC;
+        if constexpr (AFFINE) in[k].w = load<T, VEC>(weight + col);
+        if constexpr (kBias) in[k].b = load<T, VEC>(bias + col);
+        in[k].scale.raw = load_shared<kModBytes>(staged_at(k, 0));
+        in[k].shift.raw = load_shared<kModBytes>(staged_at(k, 1));
+      }
       Frag<S, VEC> scale_k = in[k].scale, shift_k = in[k].shift;
 #pragma unroll
       for (int j = 0; j < TOKENS; ++j) {

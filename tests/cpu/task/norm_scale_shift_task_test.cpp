@@ -127,6 +127,26 @@ TEST(NormScaleShiftTask, ConstraintsRefuseChunksThatDoNotCoverTheRow) {
   }
 }
 
+// EARLY_MOD 2 stages BLOCK * CHUNKS * 2 * VEC * sizeof(scale) bytes in static shared memory: the
+// spec refuses a launch shape whose fp32 staging would pass the 48 KB static limit, and takes the
+// same shape without the staging.
+TEST(NormScaleShiftTask, ConstraintsRefuseStagingPastTheStaticSharedMemory) {
+  const ParamOverrides shape = {{"BLOCK", 256}, {"ROWS_PER_BLOCK", 2}, {"CHUNKS", 3}, {"VEC", 8}};
+  auto with = [&](int64_t early) {
+    auto p = shape;
+    p["EARLY_MOD"] = early;
+    return p;
+  };
+  EXPECT_FALSE(expand_cases(spec(), {{"flux1-single"}, {}}, with(0), false).empty());
+  try {
+    expand_cases(spec(), {{"flux1-single"}, {}}, with(2), false);
+    FAIL() << "expanded without error";
+  } catch (const ako::SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("EARLY_MOD < 2 || BLOCK * CHUNKS * VEC <= 5120"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(NormScaleShiftTask, EveryKernelCompilesForSm90aWithoutSpills) {
   const auto r = testsupport::run_ako("compile task norm_scale_shift --arch sm_90a -j 2", kRepo);
   EXPECT_EQ(r.status, 0) << r.out;
