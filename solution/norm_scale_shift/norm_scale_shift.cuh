@@ -41,6 +41,7 @@
 //   stream, so the config picks per class.
 // - Stores are streaming (st.global.cs): nothing reads y or residual_out again here.
 // Requirements: C % VEC == 0, every pointer aligned to VEC elements of its type, B * L < 2^31.
+// EARLY_MOD 2 also needs VEC * sizeof(S) of 4, 8 or 16*k bytes (cp.async's sizes): VEC >= 2.
 // T may be bf16, fp16 or fp32 (the tasks run bf16 and fp16); S (scale, shift, gate) T or fp32.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -128,8 +128,8 @@ TEST(NormScaleShiftTask, ConstraintsRefuseChunksThatDoNotCoverTheRow) {
 }
 
 // EARLY_MOD 2 stages BLOCK * CHUNKS * 2 * VEC * sizeof(scale) bytes in static shared memory: the
-// spec refuses a launch shape whose fp32 staging would pass the 48 KB static limit, and takes the
-// same shape without the staging.
+// spec refuses a launch shape whose fp32 staging would pass the 48 KB static limit (and takes the
+// same shape without the staging), and a chunk cp.async cannot move.
 TEST(NormScaleShiftTask, ConstraintsRefuseStagingPastTheStaticSharedMemory) {
   const ParamOverrides shape = {{"BLOCK", 256}, {"ROWS_PER_BLOCK", 2}, {"CHUNKS", 3}, {"VEC", 8}};
   auto with = [&](int64_t early) {
@@ -144,6 +144,14 @@ TEST(NormScaleShiftTask, ConstraintsRefuseStagingPastTheStaticSharedMemory) {
   } catch (const ako::SpecError& e) {
     EXPECT_NE(std::string(e.what()).find("EARLY_MOD < 2 || BLOCK * CHUNKS * VEC <= 5120"), std::string::npos)
         << e.what();
+  }
+  // cp.async moves 4, 8 or 16*k bytes: one 16-bit element a chunk cannot be staged.
+  try {
+    expand_cases(spec(), {{"flux1-single"}, {}},
+                 {{"BLOCK", 384}, {"ROWS_PER_BLOCK", 1}, {"CHUNKS", 8}, {"VEC", 1}, {"EARLY_MOD", 2}}, false);
+    FAIL() << "expanded without error";
+  } catch (const ako::SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("EARLY_MOD < 2 || VEC >= 2"), std::string::npos) << e.what();
   }
 }
 
