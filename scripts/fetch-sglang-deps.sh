@@ -63,11 +63,11 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 LIST=$TMP/list
 if [ -n "$RESPLIT" ]; then
-  OLD=$(ls -d "$REPO/$DEST_REL"-* 2>/dev/null | head -1)
+  OLD=$(ls -d "$REPO/$DEST_REL"-* 2>/dev/null | head -1 || true)  # no match: ls fails, and set -e would exit silently
   [ -n "$OLD" ] && [ -f "$OLD/MANIFEST" ] || fail "--resplit: no parts under $DEST_REL-*/ to join"
   cp "$OLD/MANIFEST" "$TMP/MANIFEST.old"
   for p in $(grep -o 'site\.tar\.xz\.part[0-9]*' "$TMP/MANIFEST.old"); do
-    f=$(ls "$REPO/$DEST_REL"-*/"$p" 2>/dev/null | head -1)
+    f=$(ls "$REPO/$DEST_REL"-*/"$p" 2>/dev/null | head -1 || true)
     [ -n "$f" ] || fail "--resplit: $p (named in the MANIFEST) is not under $DEST_REL-*/"
     cat "$f" >>"$TMP/site.tar.xz"
   done
