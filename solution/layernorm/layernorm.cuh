@@ -3,7 +3,7 @@
 // the mean, then the biased variance around it (two passes, not E[x^2] - E[x]^2), then
 // (x - mean) * rsqrt(var + eps) [* w + b] rounded once to T; so the two agree to within an ulp.
 //
-//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS>
+//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS, WB_EARLY>
 //   grid = ceil_div(rows, ROWS_PER_BLOCK), block = BLOCK, no dynamic shared memory.
 //
 // Layout of the work: a block holds ROWS_PER_BLOCK rows; each row gets TPR = BLOCK /
@@ -24,7 +24,8 @@
 // - Weight and bias are read in the store loop, after both reductions, one chunk at a time,
 //   from L1 (every row on the SM reads the same 2 * cols * sizeof(T) bytes). Loaded with x
 //   they stayed live across both reductions in as many registers again as x, and the affine
-//   form ran 8-18% slower than the no-affine one on the H200 (ITERATIONS.md, layernorm).
+//   form ran 8-18% slower than the no-affine one on the H200 (ITERATIONS.md, layernorm). The
+//   one-wave text-512 grid is the exception: WB_EARLY 1 loads them with x there (iteration 5).
 // - The register budget per thread is set from the values held (min_blocks below), so both
 //   forms and every dtype get the occupancy the row needs, not what ptxas happens to pick.
 // - Longer rows stay correct on a second path that streams the row three times, AC loads at
@@ -237,9 +238,11 @@ __device__ __forceinline__ float part_sum_sq(const float (&xs)[CHUNKS][VEC], int
 // weight and bias here, just before they are used: nothing of them is live across the
 // reductions, they are read from L1 (every row on the SM reads the same 2 * cols * sizeof(T)
 // bytes), and each chunk's values are consumed before the next chunk's are read.
-template <typename T, bool AFFINE, int VEC, int TPR, int CHUNKS, bool CS>
+// WB_EARLY: the weight and bias chunks were loaded with x (`wb`, packed as loaded) instead.
+template <typename T, bool AFFINE, int VEC, int TPR, int CHUNKS, bool CS, bool WB_EARLY = false>
 __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS][VEC], const T* weight,
-                                           const T* bias, int first, int n_chunks, float mean, float rstd) {
+                                           const T* bias, int first, int n_chunks, float mean, float rstd,
+                                           const Chunk<T, VEC> (*wb)[CHUNKS] = nullptr) {
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k) {
     const int c = first + k * TPR;
@@ -248,8 +251,8 @@ __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS]
 #pragma unroll
     for (int i = 0; i < VEC; ++i) y[i] = (xs[k][i] - mean) * rstd;
     if constexpr (AFFINE) {
-      const Chunk<T, VEC> w = load_chunk<T, VEC>(weight + c * VEC);
-      const Chunk<T, VEC> b = load_chunk<T, VEC>(bias + c * VEC);
+      const Chunk<T, VEC> w = WB_EARLY ? wb[0][k] : load_chunk<T, VEC>(weight + c * VEC);
+      const Chunk<T, VEC> b = WB_EARLY ? wb[1][k] : load_chunk<T, VEC>(bias + c * VEC);
 #pragma unroll
       for (int i = 0; i < VEC; ++i) y[i] = y[i] * w.get(i) + b.get(i);
     }
@@ -262,11 +265,28 @@ __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS]
 // Row in registers: every chunk of the row is one of this thread's CHUNKS chunks (VEC and
 // CHUNKS here are the kernel's access-level AV and AC). X_L1 = false: x bypasses L1 (it is read
 // once); true: x is read through L1 like weight and bias (the tuner picks, ITERATIONS.md).
-template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1, bool CS>
+// WB_EARLY (affine only): the thread's weight and bias chunks are requested right after x and
+// held packed across both reductions. On a one-wave grid (the 512-token text stream: 512 rows,
+// every block resident at once) their L2 / DRAM latency after the reductions is not hidden by
+// other blocks' work; elsewhere the registers they hold cost occupancy (iteration 1). It pays
+// only where the grid still fits in one wave: at BLOCK 512 its 8 registers cost text-512 the
+// fourth block an SM and a second wave (1.33x slower, iteration 5); the tuner picks per class.
+template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1, bool CS, bool WB_EARLY>
 __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* weight, const T* bias, bool row_ok,
                                            int lane, int n_chunks, float inv_cols, float eps) {
   float xs[CHUNKS][VEC];
   load_part<T, VEC, TPR, CHUNKS, X_L1>(xs, x_row, lane, n_chunks, row_ok);
+  constexpr bool kEarly = AFFINE && WB_EARLY;
+  Chunk<T, VEC> wb[2][CHUNKS];
+  if constexpr (kEarly) {
+#pragma unroll
+    for (int k = 0; k < CHUNKS; ++k) {
+      const int c = lane + k * TPR;
+      const bool in = row_ok && c < n_chunks;
+      wb[0][k] = in ? load_chunk<T, VEC>(weight + c * VEC) : zero_chunk<T, VEC>();
+      wb[1][k] = in ? load_chunk<T, VEC>(bias + c * VEC) : zero_chunk<T, VEC>();
+    }
+  }
   float sum = 0.f;
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k)
@@ -276,7 +296,7 @@ __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* 
   const float sum_sq = part_sum_sq<VEC, TPR, CHUNKS>(xs, lane, n_chunks, mean);
   const float rstd = rsqrtf(row_sum<TPR, BLOCK, 1>(sum_sq) * inv_cols + eps);
   if (!row_ok) return;  // after the barriers: safe
-  store_part<T, AFFINE, VEC, TPR, CHUNKS, CS>(out_row, xs, weight, bias, lane, n_chunks, mean, rstd);
+  store_part<T, AFFINE, VEC, TPR, CHUNKS, CS, kEarly>(out_row, xs, weight, bias, lane, n_chunks, mean, rstd, wb);
 }
 
 // Row too long for the registers: three passes over x (sum, squared deviations, normalise),
@@ -329,8 +349,15 @@ __device__ __forceinline__ void streamed_row(T* out_row, const T* x_row, const T
 // (64 registers is all such a block can have; the constraints keep them off the task's widths).
 // An SM holds 4 x 512 warp-registers, one bank per sub-partition; at least one block, at most
 // 2048 threads and 32 blocks.
-__host__ __device__ constexpr int min_blocks(int block, int values, int access_chunks, bool affine) {
-  const int regs = (values + (affine ? 20 : 16) + (access_chunks > 6 ? 4 * (access_chunks - 6) : 0) + 7) / 8 * 8;
+// Registers of one thread's weight and bias chunks held packed (WB_EARLY): two per access chunk.
+template <typename T> __host__ __device__ constexpr int early_words(int vec, int chunks) {
+  return 2 * (chunks * vec / access_elems<T>(vec)) * ((access_elems<T>(vec) * static_cast<int>(sizeof(T)) + 3) / 4);
+}
+
+// early_words: the 32-bit words of weight and bias a thread holds across the reductions (WB_EARLY).
+__host__ __device__ constexpr int min_blocks(int block, int values, int access_chunks, bool affine, int early_words = 0) {
+  const int regs =
+      (values + (affine ? 20 : 16) + early_words + (access_chunks > 6 ? 4 * (access_chunks - 6) : 0) + 7) / 8 * 8;
   const int fit = 4 * (512 / regs) / (block / 32);
   const int most = 2048 / block < 32 ? 2048 / block : 32;
   return fit < 1 ? 1 : fit > most ? most : fit;
@@ -347,10 +374,14 @@ __host__ __device__ constexpr int min_blocks(int block, int values, int access_c
 // min_blocks, or ptxas's own choice. Iteration 1 set both for every layout and lost 4-7% on
 // the no-affine form at 3072 and 5120 columns (ITERATIONS.md, layernorm): tunable, so the H200
 // file says per width which one streams faster.
+// WB_EARLY (0 / 1): the affine form's weight and bias read at the store (0) or with x (1,
+// cached rows only; iteration 5).
 template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS, int X_L1 = 0, int BUDGET = 1,
-          int STORE_CS = 1>
+          int STORE_CS = 1, int WB_EARLY = 0>
 __global__ void __launch_bounds__(
-    BLOCK, BUDGET ? layernorm_detail::min_blocks(BLOCK, VEC * CHUNKS, CHUNKS * VEC / layernorm_detail::access_elems<T>(VEC), AFFINE) : 1)
+    BLOCK, BUDGET ? layernorm_detail::min_blocks(BLOCK, VEC * CHUNKS, CHUNKS * VEC / layernorm_detail::access_elems<T>(VEC), AFFINE,
+                                                 AFFINE && WB_EARLY ? layernorm_detail::early_words<T>(VEC, CHUNKS) : 0)
+           : 1)
 layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                  const T* __restrict__ bias, int rows, int cols, float eps) {
   using namespace layernorm_detail;
@@ -376,7 +407,7 @@ layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restri
   // The same branch for the whole grid (it depends on cols only), so the barriers inside
   // are reached by every thread of a block.
   if (n_chunks <= AC * TPR)
-    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0, STORE_CS != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
+    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0, STORE_CS != 0, WB_EARLY != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
   else
     streamed_row<T, AFFINE, BLOCK, AV, TPR, AC, STORE_CS != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
 }

@@ -54,7 +54,7 @@ TEST(RunLayernorm, EveryShapeDtypeAndFormIsCorrect) {
 }
 
 // A copy of the task whose shapes take every other path of the solution under the shipped
-// default.json: odd widths (VEC 1, 2, 4), several rows per block with tail rows, a last chunk
+// default.json, with the weight and bias read either way (WB_EARLY): odd widths (VEC 1, 2, 4), several rows per block with tail rows, a last chunk
 // past the row (padding left out of the variance), widths past the register cache (the
 // streamed path) and the widest cached class.
 TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
@@ -87,17 +87,22 @@ TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
     std::ofstream out(ws / "tasks/layernorm/task.json");
     out << doc.dump(2);
   }
-  const auto json = temp_json("layernorm-odd");
-  const Ran r = run_ako("run task layernorm --root '" + ws.string() + "' --no-time --no-checks --json " + json.string());
-  EXPECT_EQ(r.status, 0) << r.output;
-  const auto j = read_json(json);
-  int n = 0;
-  for (const auto& c : j["cases"]) {
-    ++n;
-    EXPECT_EQ(c["verdict"], "correct") << c.dump();
-    EXPECT_EQ(c["config_class"], expected_class[c["shape"].get<std::string>()]) << c.dump();
+  // Twice: weight and bias read at the store, then loaded with x (WB_EARLY 1: held across the
+  // reductions, zeros past the row and on tail rows).
+  for (const std::string extra : {"", " --param WB_EARLY=1"}) {
+    const auto json = temp_json("layernorm-odd");
+    const Ran r =
+        run_ako("run task layernorm --root '" + ws.string() + "' --no-time --no-checks" + extra + " --json " + json.string());
+    EXPECT_EQ(r.status, 0) << extra << "\n" << r.output;
+    const auto j = read_json(json);
+    int n = 0;
+    for (const auto& c : j["cases"]) {
+      ++n;
+      EXPECT_EQ(c["verdict"], "correct") << extra << " " << c.dump();
+      EXPECT_EQ(c["config_class"], expected_class[c["shape"].get<std::string>()]) << c.dump();
+    }
+    EXPECT_EQ(n, 10 * 3 * 2) << extra;
   }
-  EXPECT_EQ(n, 10 * 3 * 2);
   fs::remove_all(ws);
 }
 
