@@ -1,0 +1,60 @@
+"""scripts/nvcc_nvrtc_regs.py: `ako compile`'s solution rows parsed as the tool reads them, and the
+tool run for real on two layernorm kernels (NVRTC through build/ako, nvcc with SGLang's JIT flags),
+whose counts agree (the session-19 comparison of all 45 layernorm kernels found them equal)."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from bench.tests._path import ROOT
+
+spec = importlib.util.spec_from_file_location("nvcc_nvrtc_regs", ROOT / "scripts/nvcc_nvrtc_regs.py")
+regs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(regs)
+
+COMPILE_OUT = """\
+role       kernel                                                        regs  spill-st  spill-ld  smem  time
+solution   residual_gate_norm_scale_shift_kernel<__half, __half, Norm::layer, Layout::lc, Layout::bc, false, 256, 8, 2, 3, 1, 0, 0, 1, 0>      64        0        0      64  hit
+solution   layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>     47        4        8     128  523 ms
+reference  layernorm_reference<float, true>                             16        0        0       0  hit
+COMPILED: yes
+"""
+
+
+class ParseTest(unittest.TestCase):
+    def test_solution_rows_give_registers_and_spilled_bytes(self):
+        rows = regs.parse_compile_rows(COMPILE_OUT)
+        self.assertEqual(rows, {
+            "residual_gate_norm_scale_shift_kernel<__half, __half, Norm::layer, Layout::lc, Layout::bc, false, "
+            "256, 8, 2, 3, 1, 0, 0, 1, 0>": (64, 0),
+            "layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>": (47, 12)})
+
+    def test_allocation_units_are_eight_registers(self):
+        self.assertEqual([regs.unit(n) for n in (1, 8, 64, 65, 66, 72)], [8, 8, 64, 72, 72, 72])
+
+
+class RunTest(unittest.TestCase):
+    def test_two_layernorm_kernels_compile_with_both_and_agree(self):
+        ako = ROOT / "build/ako"
+        if not os.access(ako, os.X_OK) or not os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
+            self.skipTest("needs build/ako and /usr/local/cuda/bin/nvcc")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "regs.json")
+            r = subprocess.run([sys.executable, str(ROOT / "scripts/nvcc_nvrtc_regs.py"), "layernorm", "--shapes", "text-512",
+                                "--dtypes", "bf16", "-j", "2", "--ako", str(ako), "--json", out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("layernorm: 2 kernels compiled by both (0 failed with nvcc)", r.stdout)
+            table = json.load(open(out))
+        self.assertEqual(len(table), 2)
+        for kernel, counts in table.items():
+            self.assertTrue(kernel.startswith("layernorm_kernel<__nv_bfloat16, "), kernel)
+            self.assertEqual(counts["nvrtc"], counts["nvcc"], kernel)
+            self.assertGreater(counts["nvrtc"], 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Registers of each solution kernel as NVRTC builds it (what ako tunes and times) against nvcc
+with SGLang's JIT flags (what `ako port` ships into the engine), on the CPU.
+
+A tuned config is chosen on NVRTC's register counts; if nvcc allocates more registers for the same
+instantiation, fewer blocks fit an SM and a grid that was one wave may become two in the engine
+(the residual fusion's text-512-cfg fp16 layer `[1, L, C]` class: NVRTC 64 registers, nvcc 66).
+
+  scripts/nvcc_nvrtc_regs.py TASK [--device NAME] [--shapes S] [--dtypes D] [-j N] [--ako BIN]
+
+For every solution kernel `ako compile` lists for the device's config: the NVRTC count from
+`ako compile`, the nvcc count from compiling the solution file with the kernel's address taken
+(so nvcc instantiates exactly that kernel) with `-gencode=arch=compute_90a,code=sm_90a -std=c++20
+-O3 --expt-relaxed-constexpr` (scripts/sglang_jit.py's flags). Prints one line per kernel whose
+counts fall in different allocation units of 8 (the unit occupancy moves by), then a summary.
+Exit 0 when every kernel compiled with both, 1 otherwise (the differences are reported, not failed)."""
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+NVCC_FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-std=c++20", "-O3", "--expt-relaxed-constexpr", "-Xptxas", "-v"]
+
+
+def parse_compile_rows(text):
+    """{name expression: (registers, spilled bytes stored + loaded)} of the solution rows of
+    `ako compile`'s table: solution  <name expression>  regs  spill-stores  spill-loads  smem ..."""
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"^solution\s+(\S.*?>)\s+(\d+)\s+(\d+)\s+(\d+)\s", line)
+        if m:
+            rows[m.group(1)] = (int(m.group(2)), int(m.group(3)) + int(m.group(4)))
+    return rows
+
+
+def nvrtc_rows(args):
+    cmd = [args.ako, "compile", "task", args.task, "--arch", "sm_90a", "--device", args.device]
+    if args.shapes:
+        cmd += ["--shapes", args.shapes]
+    if args.dtypes:
+        cmd += ["--dtypes", args.dtypes]
+    r = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"nvcc_nvrtc_regs: `{' '.join(cmd)}` failed:\n{r.stdout}{r.stderr}")
+    rows = parse_compile_rows(r.stdout)
+    if not rows:
+        sys.exit(f"nvcc_nvrtc_regs: no solution kernel in the output of `{' '.join(cmd)}`:\n{r.stdout}")
+    return rows
+
+
+def nvcc_regs(solution, kernel, nvcc, work):
+    src = Path(tempfile.mkstemp(suffix=".cu", dir=work)[1])
+    src.write_text(f'#include "{solution}"\nvoid* ako_taken = reinterpret_cast<void*>(&{kernel});\n')
+    r = subprocess.run([nvcc, *NVCC_FLAGS, "-c", str(src), "-o", str(src.with_suffix(".o"))],
+                       capture_output=True, text=True)
+    out = r.stdout + r.stderr
+    regs = re.findall(r"Used (\d+) registers", out)
+    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out)
+    if r.returncode != 0 or len(regs) != 1:
+        return kernel, None, out
+    return kernel, (int(regs[0]), sum(map(int, spills[0])) if spills else 0), ""
+
+
+def unit(n):
+    return (n + 7) // 8 * 8
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("task")
+    p.add_argument("--device", default="NVIDIA H200", help="the config ako compile uses (default: %(default)s)")
+    p.add_argument("--shapes")
+    p.add_argument("--dtypes")
+    p.add_argument("-j", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--ako", default=str(REPO / "build/ako"))
+    p.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    p.add_argument("--json", help="also write every kernel's two counts here")
+    args = p.parse_args()
+    spec = json.loads((REPO / "tasks" / args.task / "task.json").read_text())
+    solution = (REPO / spec["solution"]["file"]).resolve()
+    rows = nvrtc_rows(args)
+    with tempfile.TemporaryDirectory(prefix="ako-nvcc-regs-") as work, cf.ThreadPoolExecutor(args.j) as pool:
+        done = list(pool.map(lambda k: nvcc_regs(solution, k, args.nvcc, work), rows))
+    failed = [(k, err) for k, res, err in done if res is None]
+    table = {k: {"nvrtc": rows[k][0], "nvrtc_spill": rows[k][1], "nvcc": res[0], "nvcc_spill": res[1]}
+             for k, res, _ in done if res is not None}
+    moved = {k: v for k, v in table.items() if unit(v["nvrtc"]) != unit(v["nvcc"]) or v["nvcc_spill"] != v["nvrtc_spill"]}
+    for k, v in sorted(moved.items(), key=lambda kv: kv[1]["nvcc"] - kv[1]["nvrtc"], reverse=True):
+        print(f"{k}: NVRTC {v['nvrtc']} registers ({v['nvrtc_spill']} B spilled), nvcc {v['nvcc']} ({v['nvcc_spill']} B)")
+    for k, err in failed:
+        print(f"{k}: nvcc failed:\n{err}", file=sys.stderr)
+    more = sum(v["nvcc"] > v["nvrtc"] for v in table.values())
+    fewer = sum(v["nvcc"] < v["nvrtc"] for v in table.values())
+    print(f"{args.task}: {len(table)} kernels compiled by both ({len(failed)} failed with nvcc); nvcc more registers on "
+          f"{more}, fewer on {fewer}, the same on {len(table) - more - fewer}; another allocation unit or spill on {len(moved)}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(table, indent=1) + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
