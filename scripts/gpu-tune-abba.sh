@@ -9,9 +9,10 @@
 # tune and as the tune wrote it; the tree on the GPU machine is thrown away, so keep a config by
 # copying config-after.json into solution/TASK/configs/ here), config.diff, tune.json and
 # tune.jsonl.xz, runs/*.json (before-1, after-1, after-2, before-2: `ako run --shapes SHAPES`,
-# the committed config as device BEFORE), summary.txt (printed last) and logs.tar.xz.
+# the committed config as device BEFORE), cases.txt (per case), summary.txt (printed last) and
+# logs.tar.xz.
 set -uo pipefail
-[ $# -ge 2 ] || { sed -n 2,12p "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n 2,13p "$0" >&2; exit 2; }
 TASK=$1 SHAPES=$2; shift 2
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
@@ -72,6 +73,9 @@ keys = set(b1) & set(b2) & set(a1) & set(a2)
 print(line("ABBA after / before", {k: (a1[k] + a2[k]) / (b1[k] + b2[k]) for k in keys}))
 print(line("noise before-2 / before-1", {k: b2[k] / b1[k] for k in keys}))
 PY
+# Per case, the same ratios (scripts/abba_cases.py), for the table a note or ITERATIONS.md needs.
+python3 scripts/abba_cases.py "$OUT"/runs/{before-1,after-1,after-2,before-2}.json > "$OUT/cases.txt" 2>&1 &&
+  echo "per case: cases.txt" >> "$S"
 date -u +%FT%TZ > "$L/end.txt"
 [ -f "$OUT/tune.jsonl" ] && xz -9 "$OUT/tune.jsonl"
 tar cJf "$OUT/logs.tar.xz" -C "$OUT" logs && rm -rf "$L"
