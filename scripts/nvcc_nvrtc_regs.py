@@ -6,7 +6,8 @@ A tuned config is chosen on NVRTC's register counts; if nvcc allocates more regi
 instantiation, fewer blocks fit an SM and a grid that was one wave may become two in the engine
 (the residual fusion's text-512-cfg fp16 layer `[1, L, C]` class: NVRTC 64 registers, nvcc 66).
 
-  scripts/nvcc_nvrtc_regs.py TASK [--device NAME] [--shapes S] [--dtypes D] [-j N] [--ako BIN]
+  scripts/nvcc_nvrtc_regs.py TASK [--device NAME] [--shapes S] [--dtypes D] [-j N] [--ako BIN] [--nvcc BIN]
+                             [--json FILE]
 
 For every solution kernel `ako compile` lists for the device's config: the NVRTC count from
 `ako compile`, the nvcc count from compiling the solution file with the kernel's address taken
