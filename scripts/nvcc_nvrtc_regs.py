@@ -83,7 +83,11 @@ def main():
     p.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
     p.add_argument("--json", help="also write every kernel's two counts here")
     args = p.parse_args()
-    spec = json.loads((REPO / "tasks" / args.task / "task.json").read_text())
+    spec_path = REPO / "tasks" / args.task / "task.json"
+    if not spec_path.is_file():
+        tasks = sorted(d.name for d in (REPO / "tasks").iterdir() if (d / "task.json").is_file())
+        sys.exit(f"nvcc_nvrtc_regs: no task '{args.task}' ({spec_path} missing); tasks: {', '.join(tasks)}")
+    spec = json.loads(spec_path.read_text())
     solution = (REPO / spec["solution"]["file"]).resolve()
     rows = nvrtc_rows(args)
     with tempfile.TemporaryDirectory(prefix="ako-nvcc-regs-") as work, cf.ThreadPoolExecutor(args.j) as pool:
