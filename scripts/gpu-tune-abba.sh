@@ -46,36 +46,11 @@ cp "$CONFIG" "$OUT/config-after.json"
 diff <(python3 -m json.tool "$OUT/config-before.json") <(python3 -m json.tool "$OUT/config-after.json") > "$OUT/config.diff"
 echo "config: $(grep -c '^[<>]' "$OUT/config.diff") lines changed (config.diff)" >> "$S"
 run after-1 "$DEVICE"; run after-2 "$DEVICE"; run before-2 BEFORE
-# Per case: the mean of the two after-IQMs over the mean of the two before-IQMs; the noise for
-# scale: before-2 over before-1.
-python3 - "$OUT/runs" >> "$S" 2>&1 <<'PY'
-import json, math, sys
-def iqms(tag):
-    out = {}
-    for c in json.load(open(f"{sys.argv[1]}/{tag}.json"))["cases"]:
-        if c.get("kind") == "compare" and c.get("verdict") == "correct" and c.get("solution_time"):
-            key = (c["shape"], c["dtype"], json.dumps({**c.get("axes", {}), **c.get("flags", {})}, sort_keys=True))
-            out[key] = c["solution_time"]["iqm_us"]
-    return out
-try:
-    b1, b2, a1, a2 = (iqms(t) for t in ("before-1", "before-2", "after-1", "after-2"))
-except (OSError, ValueError, KeyError) as e:
-    sys.exit(f"ABBA: a run is missing or unreadable: {e!r}")
-def line(name, ratios):
-    if not ratios:
-        return f"{name}: no case in common"
-    g = math.exp(sum(map(math.log, ratios.values())) / len(ratios))
-    lo, hi = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
-    return (f"{name}: {len(ratios)} cases, geomean {g:.4f}, faster >1%: {sum(r < 0.99 for r in ratios.values())}, "
-            f"slower >1%: {sum(r > 1.01 for r in ratios.values())}, min {ratios[lo]:.4f} ({' '.join(lo)}), "
-            f"max {ratios[hi]:.4f} ({' '.join(hi)})")
-keys = set(b1) & set(b2) & set(a1) & set(a2)
-print(line("ABBA after / before", {k: (a1[k] + a2[k]) / (b1[k] + b2[k]) for k in keys}))
-print(line("noise before-2 / before-1", {k: b2[k] / b1[k] for k in keys}))
-PY
-# Per case, the same ratios (scripts/abba_cases.py), for the table a note or ITERATIONS.md needs.
-python3 scripts/abba_cases.py "$OUT"/runs/{before-1,after-1,after-2,before-2}.json > "$OUT/cases.txt" 2>&1 &&
-  echo "per case: cases.txt" >> "$S"
+# Per case (cases.txt): the mean of the two after-IQMs over the mean of the two before-IQMs, and
+# the noise for scale, before-2 over before-1; its two summary lines go into the summary.
+python3 scripts/abba_cases.py "$OUT"/runs/{before-1,after-1,after-2,before-2}.json \
+  --label "ABBA after / before" --noise-label "noise before-2 / before-1" > "$OUT/cases.txt" 2>&1
+tail -n 2 "$OUT/cases.txt" >> "$S"
 date -u +%FT%TZ > "$L/end.txt"
 [ -f "$OUT/tune.jsonl" ] && xz -9 "$OUT/tune.jsonl"
 tar cJf "$OUT/logs.tar.xz" -C "$OUT" logs && rm -rf "$L"

@@ -21,7 +21,7 @@ run() {  # gpu tag task shapes device
 }
 abba() {  # gpu task shapes name
   run $1 $4-A1 $2 $3 BEFORE; run $1 $4-B1 $2 $3 "NVIDIA H200"; run $1 $4-B2 $2 $3 "NVIDIA H200"; run $1 $4-A2 $2 $3 BEFORE
-  python3 $H/abba_cases.py $R/$4-{A1,B1,B2,A2}.json > $R/$4-cases.txt 2>&1
+  python3 scripts/abba_cases.py $R/$4-{A1,B1,B2,A2}.json > $R/$4-cases.txt 2>&1
 }
 ( abba 0 $RES wan13b-480p,wan14b-480p res
   t1=$(date +%s)

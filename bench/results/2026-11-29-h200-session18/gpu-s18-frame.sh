@@ -22,7 +22,7 @@ abba() {  # gpu task shape name B-params...
   local gpu=$1 task=$2 shape=$3 name=$4; shift 4
   run $gpu $name-A1 $task $shape; run $gpu $name-B1 $task $shape "$@"
   run $gpu $name-B2 $task $shape "$@"; run $gpu $name-A2 $task $shape
-  python3 bench/results/2026-11-29-h200-session18/abba_cases.py $R/$name-{A1,B1,B2,A2}.json > $R/$name-cases.txt 2>&1
+  python3 scripts/abba_cases.py $R/$name-{A1,B1,B2,A2}.json > $R/$name-cases.txt 2>&1
 }
 RES=residual_gate_norm_scale_shift NSS=norm_scale_shift
 ( abba 0 $RES wan13b-480p res-wan13b --param EARLY_MOD=2
