@@ -7,14 +7,21 @@ instantiation, fewer blocks fit an SM and a grid that was one wave may become tw
 (the residual fusion's text-512-cfg fp16 layer `[1, L, C]` class: NVRTC 64 registers, nvcc 66).
 
   scripts/nvcc_nvrtc_regs.py TASK [--device NAME] [--shapes S] [--dtypes D] [-j N] [--ako BIN] [--nvcc BIN]
-                             [--json FILE]
+                             [--json FILE] [--strict]
 
 For every solution kernel `ako compile` lists for the device's config: the NVRTC count from
 `ako compile`, the nvcc count from compiling the solution file with the kernel's address taken
 (so nvcc instantiates exactly that kernel) with `-gencode=arch=compute_90a,code=sm_90a -std=c++20
--O3 --expt-relaxed-constexpr` (scripts/sglang_jit.py's flags). Prints one line per kernel whose
-counts fall in different allocation units of 8 (the unit occupancy moves by), then a summary.
-Exit 0 when every kernel compiled with both, 1 otherwise (the differences are reported, not failed)."""
+-O3 --expt-relaxed-constexpr` (scripts/sglang_jit.py's flags). Each count is turned into the
+blocks an SM its registers allow (sm_90: four schedulers of 16384 registers, 256-register
+allocation a warp; also at most 2048 threads and 32 blocks), the block size read from the
+kernel's name through the task's `solution.kernel` and `solution.block`. Prints one line per kernel
+whose two builds differ in blocks an SM or in spilled bytes, then a summary.
+(Why they differ: nvcc keeps shared-memory addresses in 32 bits, NVRTC in 64; ITERATIONS.md
+norm_scale_shift iteration 17.)
+Exit 0 when every kernel compiled with both (the differences are reported), 1 when nvcc failed on
+one, 2 with --strict when nvcc's build fits fewer blocks an SM than NVRTC's on any kernel (the
+port would run a kernel with less occupancy than the one ako measured)."""
 import argparse
 import concurrent.futures as cf
 import json
@@ -72,6 +79,42 @@ def unit(n):
     return (n + 7) // 8 * 8
 
 
+def blocks_per_sm(registers, threads):
+    """Blocks of `threads` an sm_90 SM holds by registers (and its 2048-thread, 32-block limits):
+    registers are allocated 256 a warp, and warps fill the four schedulers' 16384 each, so the
+    SM's warp count is rounded down to a multiple of 4 (ptxas's __launch_bounds__ arithmetic)."""
+    warps = -(-threads // 32)
+    per_warp = -(-max(registers, 1) * 32 // 256) * 256
+    warps_by_registers = 65536 // per_warp // 4 * 4
+    return min(warps_by_registers // warps, 2048 // (warps * 32), 32)
+
+
+def block_size_of(spec):
+    """A function from a solution kernel's name expression to its block size (threads), from the
+    task's `solution.kernel` template ({PARAM} placeholders) and `solution.block` expressions."""
+    template = spec["solution"]["kernel"]
+    pattern, seen = "", set()
+    for literal, name in re.findall(r"([^{]*)(?:\{(\w+)\}|$)", template):
+        pattern += re.escape(literal)
+        if name:
+            pattern += f"(?P={name})" if name in seen else f"(?P<{name}>[^,<>]+?)"
+            seen.add(name)
+    rx = re.compile(pattern + "$")
+    exprs = spec["solution"]["block"]
+
+    def size(kernel):
+        m = rx.match(kernel)
+        if not m:
+            return None
+        values = {k: int(v) for k, v in m.groupdict().items() if re.fullmatch(r"-?\d+", v.strip())}
+        n = 1
+        for e in exprs:
+            n *= int(eval(e, {"__builtins__": {}}, values))  # the task's own expression of its params
+        return n
+
+    return size
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("task")
@@ -82,6 +125,7 @@ def main():
     p.add_argument("--ako", default=str(REPO / "build/ako"))
     p.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
     p.add_argument("--json", help="also write every kernel's two counts here")
+    p.add_argument("--strict", action="store_true", help="exit 2 when nvcc's build fits fewer blocks an SM on any kernel")
     args = p.parse_args()
     spec_path = REPO / "tasks" / args.task / "task.json"
     if not spec_path.is_file():
@@ -93,20 +137,36 @@ def main():
     with tempfile.TemporaryDirectory(prefix="ako-nvcc-regs-") as work, cf.ThreadPoolExecutor(args.j) as pool:
         done = list(pool.map(lambda k: nvcc_regs(solution, k, args.nvcc, work), rows))
     failed = [(k, err) for k, res, err in done if res is None]
-    table = {k: {"nvrtc": rows[k][0], "nvrtc_spill": rows[k][1], "nvcc": res[0], "nvcc_spill": res[1]}
-             for k, res, _ in done if res is not None}
-    moved = {k: v for k, v in table.items() if unit(v["nvrtc"]) != unit(v["nvcc"]) or v["nvcc_spill"] != v["nvrtc_spill"]}
+    size = block_size_of(spec)
+    table = {}
+    for k, res, _ in done:
+        if res is None:
+            continue
+        threads = size(k)
+        table[k] = {"nvrtc": rows[k][0], "nvrtc_spill": rows[k][1], "nvcc": res[0], "nvcc_spill": res[1],
+                    "threads": threads,
+                    "nvrtc_blocks": blocks_per_sm(rows[k][0], threads) if threads else None,
+                    "nvcc_blocks": blocks_per_sm(res[0], threads) if threads else None}
+    moved = {k: v for k, v in table.items()
+             if v["nvrtc_blocks"] != v["nvcc_blocks"] or v["nvcc_spill"] != v["nvrtc_spill"]}
     for k, v in sorted(moved.items(), key=lambda kv: kv[1]["nvcc"] - kv[1]["nvrtc"], reverse=True):
-        print(f"{k}: NVRTC {v['nvrtc']} registers ({v['nvrtc_spill']} B spilled), nvcc {v['nvcc']} ({v['nvcc_spill']} B)")
+        print(f"{k}: NVRTC {v['nvrtc']} registers ({v['nvrtc_spill']} B spilled, {v['nvrtc_blocks']} blocks an SM), "
+              f"nvcc {v['nvcc']} ({v['nvcc_spill']} B, {v['nvcc_blocks']} blocks)")
     for k, err in failed:
         print(f"{k}: nvcc failed:\n{err}", file=sys.stderr)
     more = sum(v["nvcc"] > v["nvrtc"] for v in table.values())
     fewer = sum(v["nvcc"] < v["nvrtc"] for v in table.values())
+    lost = [k for k, v in table.items() if v["nvcc_blocks"] is not None and v["nvcc_blocks"] < v["nvrtc_blocks"]]
+    unsized = [k for k, v in table.items() if v["threads"] is None]
     print(f"{args.task}: {len(table)} kernels compiled by both ({len(failed)} failed with nvcc); nvcc more registers on "
-          f"{more}, fewer on {fewer}, the same on {len(table) - more - fewer}; another allocation unit or spill on {len(moved)}")
+          f"{more}, fewer on {fewer}, the same on {len(table) - more - fewer}; fewer blocks an SM under nvcc on "
+          f"{len(lost)}, another occupancy or spill on {len(moved)}"
+          + (f"; block size unknown on {len(unsized)} (name not matched by solution.kernel)" if unsized else ""))
     if args.json:
         Path(args.json).write_text(json.dumps(table, indent=1) + "\n")
-    return 1 if failed else 0
+    if failed:
+        return 1
+    return 2 if args.strict and lost else 0
 
 
 if __name__ == "__main__":

@@ -35,6 +35,27 @@ class ParseTest(unittest.TestCase):
     def test_allocation_units_are_eight_registers(self):
         self.assertEqual([regs.unit(n) for n in (1, 8, 64, 65, 66, 72)], [8, 8, 64, 72, 72, 72])
 
+    def test_blocks_an_sm_follow_ptxas_arithmetic(self):
+        # The counts of iteration 17: 64 / 66 registers at 256 threads (4 / 3 blocks), 48 / 54 at
+        # 64 threads (20 / 18: 48 registers allow 42 warps, 40 once split over four schedulers,
+        # which is why __launch_bounds__(64, 21) made ptxas cap at 40 and (64, 20) at 48).
+        self.assertEqual(regs.blocks_per_sm(64, 256), 4)
+        self.assertEqual(regs.blocks_per_sm(66, 256), 3)
+        self.assertEqual(regs.blocks_per_sm(48, 64), 20)
+        self.assertEqual(regs.blocks_per_sm(54, 64), 18)
+        self.assertEqual(regs.blocks_per_sm(40, 64), 24)
+        self.assertEqual(regs.blocks_per_sm(16, 64), 32)    # the 32-block limit
+        self.assertEqual(regs.blocks_per_sm(16, 1024), 2)   # the 2048-thread limit
+
+    def test_block_size_read_through_the_task_template(self):
+        spec = json.load(open(ROOT / "tasks/norm_scale_shift/task.json"))
+        size = regs.block_size_of(spec)
+        self.assertEqual(size("norm_scale_shift_kernel<__half, __half, Norm::rms, Layout::bf1c, false, 64, 8, 1, 3, 1, 20, "
+                              "1, 1, 0>"), 64)
+        self.assertEqual(size("norm_scale_shift_kernel<__nv_bfloat16, float, Norm::layer, Layout::c, true, 256, 4, 1, 3, "
+                              "0, 0, 0, 2, 0>"), 256)
+        self.assertIsNone(size("layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>"))
+
 
 class RunTest(unittest.TestCase):
     def test_two_layernorm_kernels_compile_with_both_and_agree(self):
@@ -48,11 +69,14 @@ class RunTest(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertIn("layernorm: 2 kernels compiled by both (0 failed with nvcc)", r.stdout)
+            self.assertIn("fewer blocks an SM under nvcc on 0", r.stdout)
             table = json.load(open(out))
         self.assertEqual(len(table), 2)
         for kernel, counts in table.items():
             self.assertTrue(kernel.startswith("layernorm_kernel<__nv_bfloat16, "), kernel)
             self.assertEqual(counts["nvrtc"], counts["nvcc"], kernel)
+            self.assertEqual(counts["nvrtc_blocks"], counts["nvcc_blocks"], kernel)
+            self.assertEqual(counts["threads"], int(kernel.split(", ")[2]), kernel)  # layernorm_kernel<T, AFFINE, BLOCK, ...>
             self.assertGreater(counts["nvrtc"], 0)
 
 
