@@ -501,6 +501,10 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 // chunks of 8) spilled 4 bytes there in its per-frame form; with 1 it takes the 71 it needs
 // (7 blocks per SM) and is the fastest point for wan14b on the H200 (ITERATIONS.md,
 // norm_scale_shift iteration 2). Tuned, so the other widths keep the cap where it pays.
+// A larger value pins an occupancy: nvcc (which `ako port` ships to) keeps shared-memory
+// addresses in 32 bits where NVRTC keeps 64, and ptxas then lands some kernels on other
+// register counts than the NVRTC build that was tuned; 20 blocks of 64 threads caps both at 48
+// (norm_scale_shift iteration 17, scripts/nvcc_nvrtc_regs.py).
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
           int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
