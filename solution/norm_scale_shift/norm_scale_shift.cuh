@@ -180,10 +180,9 @@ template <bool CS, typename E, int VEC> __device__ __forceinline__ void store(E*
 // cp.async (sm_80+): BYTES from global into shared memory through L1 (.ca: the broadcast rows are
 // read by the SM's next tokens too), no register holding them; visible to this thread after
 // cp_async_wait_all(). Each thread reads back only what it copied, so no barrier is needed.
-template <int BYTES> __device__ __forceinline__ void cp_async_to_shared(void* smem, const void* global) {
+template <int BYTES> __device__ __forceinline__ void cp_async_to_shared(unsigned s, const void* global) {
   static_assert(BYTES == 4 || BYTES == 8 || BYTES % 16 == 0, "cp.async moves 4, 8 or 16*k bytes");
   constexpr int kPiece = BYTES < 16 ? BYTES : 16;
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
 #pragma unroll
   for (int i = 0; i < BYTES / kPiece; ++i)
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s + i * kPiece),
@@ -192,19 +191,36 @@ template <int BYTES> __device__ __forceinline__ void cp_async_to_shared(void* sm
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
-template <int BYTES> __device__ __forceinline__ Raw<BYTES> load_shared(const void* smem) {
+// Shared memory through 32-bit addresses in inline PTX: nvcc (SGLang's JIT, where `ako port`
+// ships this file) keeps shared-memory pointers in 32 bits and NVRTC (where ako measures it) in
+// 64, and ptxas allocated a few kernels differently between the two builds, across an occupancy
+// step on three of them (ITERATIONS.md norm_scale_shift iterations 17-18). Written out, both
+// compilers emit the same accesses. volatile and "memory": kept in order around the barriers.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm("" : "+r"(a));  // opaque from here: the offsets are added in 32 bits by both compilers
+  return a;
+}
+__device__ __forceinline__ void store_shared_f32(unsigned addr, float v) {
+  asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(v) : "memory");
+}
+__device__ __forceinline__ float load_shared_f32(unsigned addr) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
+  return v;
+}
+template <int BYTES> __device__ __forceinline__ Raw<BYTES> load_shared(unsigned a) {
   Raw<BYTES> r;
   if constexpr (BYTES >= 16) {
 #pragma unroll
-    for (int i = 0; i < BYTES / 16; ++i) {
-      const uint4 v = static_cast<const uint4*>(smem)[i];
-      r.w[4 * i] = v.x; r.w[4 * i + 1] = v.y; r.w[4 * i + 2] = v.z; r.w[4 * i + 3] = v.w;
-    }
+    for (int i = 0; i < BYTES / 16; ++i)
+      asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(r.w[4 * i]), "=r"(r.w[4 * i + 1]), "=r"(r.w[4 * i + 2]), "=r"(r.w[4 * i + 3])
+                   : "r"(a + 16 * i) : "memory");
   } else if constexpr (BYTES == 8) {
-    const uint2 v = *static_cast<const uint2*>(smem);
-    r.w[0] = v.x; r.w[1] = v.y;
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(r.w[0]), "=r"(r.w[1]) : "r"(a) : "memory");
   } else {
-    r.w[0] = *static_cast<const unsigned*>(smem);
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(r.w[0]) : "r"(a) : "memory");
   }
   return r;
 }
@@ -249,10 +265,10 @@ __device__ __forceinline__ float reciprocal(float c) {
 
 // Sums over the TPR threads of a token, N of them at once (one per token a thread carries, one
 // barrier for all); every thread of the token gets the same bits. Reached by every thread of
-// the block (tail tokens too). warp_sums: N * BLOCK / 32 floats, one array per call site, so
-// consecutive calls need no barrier between them.
+// the block (tail tokens too). warp_sums: the shared address of N * BLOCK / 32 floats, one array
+// per call site, so consecutive calls need no barrier between them.
 template <int TPR, int BLOCK, int N>
-__device__ __forceinline__ void row_sums(float (&v)[N], float* warp_sums) {
+__device__ __forceinline__ void row_sums(float (&v)[N], const float* sums_array, unsigned offset) {
   constexpr int kLanes = TPR < 32 ? TPR : 32;
   // xor offsets below kLanes stay inside the token's aligned group of kLanes lanes.
 #pragma unroll
@@ -261,16 +277,17 @@ __device__ __forceinline__ void row_sums(float (&v)[N], float* warp_sums) {
     for (int j = 0; j < N; ++j) v[j] += __shfl_xor_sync(0xffffffffu, v[j], offset);
   if constexpr (TPR > 32) {
     constexpr int kWarps = BLOCK / 32, kWarpsPerRow = TPR / 32;
+    const unsigned warp_sums = shared_address(sums_array) + offset;
     if (threadIdx.x % 32 == 0)
 #pragma unroll
-      for (int j = 0; j < N; ++j) warp_sums[j * kWarps + threadIdx.x / 32] = v[j];
+      for (int j = 0; j < N; ++j) store_shared_f32(warp_sums + 4u * (j * kWarps + threadIdx.x / 32), v[j]);
     __syncthreads();
 #pragma unroll
     for (int j = 0; j < N; ++j) {
-      const float* mine = warp_sums + j * kWarps + (threadIdx.x / TPR) * kWarpsPerRow;
+      const unsigned mine = warp_sums + 4u * (j * kWarps + (threadIdx.x / TPR) * kWarpsPerRow);
       v[j] = 0.f;
 #pragma unroll
-      for (int i = 0; i < kWarpsPerRow; ++i) v[j] += mine[i];  // same order in every thread
+      for (int i = 0; i < kWarpsPerRow; ++i) v[j] += load_shared_f32(mine + 4u * i);  // same order in every thread
     }
   }
 }
@@ -339,7 +356,9 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   constexpr int kModBytes = VEC * static_cast<int>(sizeof(S));
   // [chunk][scale, shift][thread], kModBytes each; one unused 16-byte slot when nothing is staged.
   __shared__ __align__(16) unsigned char staged[kEarly == 2 ? CHUNKS * 2 * BLOCK * kModBytes : 16];
-  auto staged_at = [&](int k, int which) { return staged + ((k * 2 + which) * BLOCK + threadIdx.x) * kModBytes; };
+  auto staged_at = [&](int k, int which) {
+    return shared_address(staged) + ((k * 2 + which) * BLOCK + threadIdx.x) * kModBytes;
+  };
   if constexpr (kEarly == 2) {
     const Modulation<S, VEC, MOD> sc(scale, bs[0], ls[0], L, C, F), sh(shift, bs[0], ls[0], L, C, F);
 #pragma unroll
@@ -428,7 +447,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       for (int k = 0; k < CHUNKS; ++k)
 #pragma unroll
         for (int i = 0; i < VEC; ++i) mean[j] += v[j][k][i];  // padding chunks are zeros
-    row_sums<TPR, BLOCK, TOKENS>(mean, warp_sums[0]);
+    row_sums<TPR, BLOCK, TOKENS>(mean, &warp_sums[0][0], 0u);
 #pragma unroll
     for (int j = 0; j < TOKENS; ++j) mean[j] *= inv_c;
   }
@@ -447,7 +466,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       }
     }
   }
-  row_sums<TPR, BLOCK, TOKENS>(rstd, warp_sums[1]);
+  row_sums<TPR, BLOCK, TOKENS>(rstd, &warp_sums[0][0], sizeof(warp_sums[0]));
 #pragma unroll
   for (int j = 0; j < TOKENS; ++j) rstd[j] = rsqrtf(rstd[j] * inv_c + eps);
   if (!token_ok[0]) return;  // after the last barrier: safe (a thread's later tokens are past its first)
