@@ -7,7 +7,7 @@ instantiation, fewer blocks fit an SM and a grid that was one wave may become tw
 (the residual fusion's text-512-cfg fp16 layer `[1, L, C]` class: NVRTC 64 registers, nvcc 66).
 
   scripts/nvcc_nvrtc_regs.py TASK [--device NAME] [--shapes S] [--dtypes D] [-j N] [--ako BIN] [--nvcc BIN]
-                             [--json FILE] [--strict]
+                             [--json FILE] [--strict] [--sass]
 
 For every solution kernel `ako compile` lists for the device's config: the NVRTC count from
 `ako compile`, the nvcc count from compiling the solution file with the kernel's address taken
@@ -17,16 +17,22 @@ blocks an SM its registers allow (sm_90: four schedulers of 16384 registers, 256
 allocation a warp; also at most 2048 threads and 32 blocks), the block size read from the
 kernel's name through the task's `solution.kernel` and `solution.block`. Prints one line per kernel
 whose two builds differ in blocks an SM or in spilled bytes, then a summary.
-(Why they differ: nvcc keeps shared-memory addresses in 32 bits, NVRTC in 64; ITERATIONS.md
-norm_scale_shift iteration 17.)
+(Why they differed: nvcc keeps shared-memory pointers in 32 bits, NVRTC in 64; ITERATIONS.md
+norm_scale_shift iterations 17-18, where the kernels took to addressing shared memory themselves.)
+With --sass each kernel is also built to a cubin by NVRTC (its C API, ako's options) and by nvcc,
+and the kernel's machine code (its .text section) compared byte for byte: the same bytes mean the
+port runs exactly the kernel ako timed.
 Exit 0 when every kernel compiled with both (the differences are reported), 1 when nvcc failed on
 one, 2 with --strict when nvcc's build fits fewer blocks an SM than NVRTC's on any kernel (the
-port would run a kernel with less occupancy than the one ako measured)."""
+port would run a kernel with less occupancy than the one ako measured) or, with --sass, when the
+machine code differs on any."""
 import argparse
 import concurrent.futures as cf
+import ctypes
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -62,17 +68,66 @@ def nvrtc_rows(args):
     return rows
 
 
-def nvcc_regs(solution, kernel, nvcc, work):
+def nvcc_regs(solution, kernel, nvcc, work, sass=None):
+    """nvcc's registers and spilled bytes for one kernel; with `sass` (an Nvrtc), also whether its
+    machine code (the kernel's .text section of the cubin) is byte for byte NVRTC's."""
     src = Path(tempfile.mkstemp(suffix=".cu", dir=work)[1])
     src.write_text(f'#include "{solution}"\nvoid* ako_taken = reinterpret_cast<void*>(&{kernel});\n')
-    r = subprocess.run([nvcc, *NVCC_FLAGS, "-c", str(src), "-o", str(src.with_suffix(".o"))],
-                       capture_output=True, text=True)
+    cubin = src.with_suffix(".cubin")
+    r = subprocess.run([nvcc, *NVCC_FLAGS, "-cubin", str(src), "-o", str(cubin)], capture_output=True, text=True)
     out = r.stdout + r.stderr
     regs = re.findall(r"Used (\d+) registers", out)
     spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out)
     if r.returncode != 0 or len(regs) != 1:
         return kernel, None, out
-    return kernel, (int(regs[0]), sum(map(int, spills[0])) if spills else 0), ""
+    same = None
+    if sass is not None:
+        mangled, theirs = sass.cubin(solution, kernel)
+        same = text_section(theirs, mangled) == text_section(cubin.read_bytes(), mangled)
+    return kernel, (int(regs[0]), sum(map(int, spills[0])) if spills else 0, same), ""
+
+
+def text_section(elf, mangled):
+    """The bytes of section .text.<mangled> of a cubin (an ELF64 file), None where it has none."""
+    shoff, = struct.unpack_from("<Q", elf, 0x28)
+    entsize, count, names = struct.unpack_from("<HHH", elf, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQ", elf, shoff + i * entsize) for i in range(count)]
+    strtab = headers[names][4]
+    want = (".text." + mangled).encode()
+    for name, _, _, _, offset, size in headers:
+        if elf[strtab + name: elf.index(b"\0", strtab + name)] == want:
+            return elf[offset:offset + size]
+    return None
+
+
+class Nvrtc:
+    """NVRTC through its C API, with the options ako's JIT gives a solution (harness/jit/prepare.cpp:
+    -arch, -std=c++17, the source's folder and the toolkit's include folders), for the cubin."""
+
+    def __init__(self, cuda_home, arch="sm_90a"):
+        self.lib = ctypes.CDLL(str(Path(cuda_home) / "lib64" / "libnvrtc.so"))
+        self.options = [f"-arch={arch}", "-std=c++17"]
+        self.include = [str(Path(cuda_home) / "include")]
+
+    def cubin(self, solution, kernel):
+        lib, prog = self.lib, ctypes.c_void_p()
+        src = f'#include "{solution.name}"\n'.encode()
+        if lib.nvrtcCreateProgram(ctypes.byref(prog), src, b"nvcc_nvrtc_regs.cu", 0, None, None) != 0:
+            raise RuntimeError("nvrtcCreateProgram failed")
+        try:
+            lib.nvrtcAddNameExpression(prog, kernel.encode())
+            opts = [o.encode() for o in self.options + [f"-I{solution.parent}"] + [f"-I{d}" for d in self.include]]
+            if lib.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts)) != 0:
+                raise RuntimeError(f"NVRTC could not compile {kernel}")
+            lowered = ctypes.c_char_p()
+            lib.nvrtcGetLoweredName(prog, kernel.encode(), ctypes.byref(lowered))
+            size = ctypes.c_size_t()
+            lib.nvrtcGetCUBINSize(prog, ctypes.byref(size))
+            buf = ctypes.create_string_buffer(size.value)
+            lib.nvrtcGetCUBIN(prog, buf)
+            return lowered.value.decode(), buf.raw
+        finally:
+            lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
 
 def unit(n):
@@ -125,7 +180,10 @@ def main():
     p.add_argument("--ako", default=str(REPO / "build/ako"))
     p.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
     p.add_argument("--json", help="also write every kernel's two counts here")
-    p.add_argument("--strict", action="store_true", help="exit 2 when nvcc's build fits fewer blocks an SM on any kernel")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 2 when nvcc's build fits fewer blocks an SM on any kernel (with --sass: or its machine code differs)")
+    p.add_argument("--sass", action="store_true",
+                   help="also compare each kernel's machine code (the cubin's .text) from NVRTC and from nvcc, byte for byte")
     args = p.parse_args()
     spec_path = REPO / "tasks" / args.task / "task.json"
     if not spec_path.is_file():
@@ -135,7 +193,8 @@ def main():
     solution = (REPO / spec["solution"]["file"]).resolve()
     rows = nvrtc_rows(args)
     with tempfile.TemporaryDirectory(prefix="ako-nvcc-regs-") as work, cf.ThreadPoolExecutor(args.j) as pool:
-        done = list(pool.map(lambda k: nvcc_regs(solution, k, args.nvcc, work), rows))
+        sass = Nvrtc(Path(args.nvcc).resolve().parent.parent) if args.sass else None
+        done = list(pool.map(lambda k: nvcc_regs(solution, k, args.nvcc, work, sass), rows))
     failed = [(k, err) for k, res, err in done if res is None]
     size = block_size_of(spec)
     table = {}
@@ -144,7 +203,7 @@ def main():
             continue
         threads = size(k)
         table[k] = {"nvrtc": rows[k][0], "nvrtc_spill": rows[k][1], "nvcc": res[0], "nvcc_spill": res[1],
-                    "threads": threads,
+                    "threads": threads, "same_sass": res[2],
                     "nvrtc_blocks": blocks_per_sm(rows[k][0], threads) if threads else None,
                     "nvcc_blocks": blocks_per_sm(res[0], threads) if threads else None}
     moved = {k: v for k, v in table.items()
@@ -158,15 +217,19 @@ def main():
     fewer = sum(v["nvcc"] < v["nvrtc"] for v in table.values())
     lost = [k for k, v in table.items() if v["nvcc_blocks"] is not None and v["nvcc_blocks"] < v["nvrtc_blocks"]]
     unsized = [k for k, v in table.items() if v["threads"] is None]
+    other_sass = sorted(k for k, v in table.items() if v["same_sass"] is False)
+    for k in other_sass:
+        print(f"{k}: machine code differs between NVRTC's and nvcc's builds")
     print(f"{args.task}: {len(table)} kernels compiled by both ({len(failed)} failed with nvcc); nvcc more registers on "
           f"{more}, fewer on {fewer}, the same on {len(table) - more - fewer}; fewer blocks an SM under nvcc on "
           f"{len(lost)}, another occupancy or spill on {len(moved)}"
+          + (f"; the same machine code on {len(table) - len(other_sass)} of {len(table)}" if args.sass else "")
           + (f"; block size unknown on {len(unsized)} (name not matched by solution.kernel)" if unsized else ""))
     if args.json:
         Path(args.json).write_text(json.dumps(table, indent=1) + "\n")
     if failed:
         return 1
-    return 2 if args.strict and lost else 0
+    return 2 if args.strict and (lost or other_sass) else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""scripts/nvcc_nvrtc_regs.py: `ako compile`'s solution rows parsed as the tool reads them, and the
-tool run for real on two layernorm kernels (NVRTC through build/ako, nvcc with SGLang's JIT flags),
-whose counts agree (the session-19 comparison of all 45 layernorm kernels found them equal)."""
+"""scripts/nvcc_nvrtc_regs.py: `ako compile`'s solution rows parsed as the tool reads them, the
+occupancy arithmetic, and the tool run for real on two layernorm kernels (NVRTC through build/ako
+and its C API, nvcc with SGLang's JIT flags), whose counts agree and whose machine code is the
+same bytes (since layernorm addresses its shared memory itself, ITERATIONS.md layernorm iteration 7)."""
 import importlib.util
 import json
 import os
@@ -65,17 +66,20 @@ class RunTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "regs.json")
             r = subprocess.run([sys.executable, str(ROOT / "scripts/nvcc_nvrtc_regs.py"), "layernorm", "--shapes", "text-512",
-                                "--dtypes", "bf16", "-j", "2", "--ako", str(ako), "--json", out],
+                                "--dtypes", "bf16", "-j", "2", "--ako", str(ako), "--json", out, "--sass", "--strict"],
                                capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertIn("layernorm: 2 kernels compiled by both (0 failed with nvcc)", r.stdout)
             self.assertIn("fewer blocks an SM under nvcc on 0", r.stdout)
+            # layernorm addresses its shared memory itself (iteration 7): both compilers emit the same bytes.
+            self.assertIn("the same machine code on 2 of 2", r.stdout)
             table = json.load(open(out))
         self.assertEqual(len(table), 2)
         for kernel, counts in table.items():
             self.assertTrue(kernel.startswith("layernorm_kernel<__nv_bfloat16, "), kernel)
             self.assertEqual(counts["nvrtc"], counts["nvcc"], kernel)
             self.assertEqual(counts["nvrtc_blocks"], counts["nvcc_blocks"], kernel)
+            self.assertIs(counts["same_sass"], True, kernel)
             self.assertEqual(counts["threads"], int(kernel.split(", ")[2]), kernel)  # layernorm_kernel<T, AFFINE, BLOCK, ...>
             self.assertGreater(counts["nvrtc"], 0)
 

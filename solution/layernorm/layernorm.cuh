@@ -175,6 +175,26 @@ __device__ __forceinline__ float reciprocal(float c) {
 // reached by every thread of the block (tail rows included). SLOT gives each statistic its own
 // shared array (one per instantiation), so the second reduction never overwrites slots that a
 // slow warp is still reading from the first: one barrier per statistic, none between them.
+// Shared memory through 32-bit addresses in inline PTX: nvcc (SGLang's JIT, where `ako port`
+// ships this file) keeps shared-memory pointers in 32 bits and NVRTC (where ako measures it) in
+// 64, so the two built different code from the same source; written out, they emit the same
+// accesses (ITERATIONS.md layernorm iteration 7). The address is taken where it is used and made
+// opaque, so the offsets are added in 32 bits by both; volatile and "memory" keep the accesses
+// in order around the barrier.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm("" : "+r"(a));
+  return a;
+}
+__device__ __forceinline__ void store_shared_f32(unsigned addr, float v) {
+  asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(v) : "memory");
+}
+__device__ __forceinline__ float load_shared_f32(unsigned addr) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
+  return v;
+}
+
 template <int TPR, int BLOCK, int SLOT>
 __device__ __forceinline__ float row_sum(float v) {
   constexpr int kLanes = TPR < 32 ? TPR : 32;
@@ -184,14 +204,14 @@ __device__ __forceinline__ float row_sum(float v) {
   if constexpr (TPR > 32) {
     constexpr int kWarpsPerRow = TPR / 32;
     __shared__ float warp_sums[BLOCK / 32];  // warps of row r: r * kWarpsPerRow ...
-    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
+    const unsigned sums = shared_address(warp_sums);
+    if (threadIdx.x % 32 == 0) store_shared_f32(sums + 4u * (threadIdx.x / 32), v);
     __syncthreads();
     // Lane l reads warp l % kWarpsPerRow's sum and the warp butterflies over kWarpsPerRow
     // lanes: every group of lanes adds the same operands in the same pairs (xor partners add
     // a + b and b + a, the same bits), so every thread gets the same sum. One shared read and
     // log2(kWarpsPerRow) shuffles: no register per warp of the row (16 at TPR = 512).
-    const float* mine = warp_sums + (threadIdx.x / TPR) * kWarpsPerRow;
-    v = mine[threadIdx.x % kWarpsPerRow];
+    v = load_shared_f32(sums + 4u * ((threadIdx.x / TPR) * kWarpsPerRow + threadIdx.x % kWarpsPerRow));
 #pragma unroll
     for (int offset = kWarpsPerRow / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
   }

@@ -268,7 +268,7 @@ __device__ __forceinline__ float reciprocal(float c) {
 // the block (tail tokens too). warp_sums: the shared address of N * BLOCK / 32 floats, one array
 // per call site, so consecutive calls need no barrier between them.
 template <int TPR, int BLOCK, int N>
-__device__ __forceinline__ void row_sums(float (&v)[N], const float* sums_array, unsigned offset) {
+__device__ __forceinline__ void row_sums(float (&v)[N], const float* sums_array) {
   constexpr int kLanes = TPR < 32 ? TPR : 32;
   // xor offsets below kLanes stay inside the token's aligned group of kLanes lanes.
 #pragma unroll
@@ -277,7 +277,7 @@ __device__ __forceinline__ void row_sums(float (&v)[N], const float* sums_array,
     for (int j = 0; j < N; ++j) v[j] += __shfl_xor_sync(0xffffffffu, v[j], offset);
   if constexpr (TPR > 32) {
     constexpr int kWarps = BLOCK / 32, kWarpsPerRow = TPR / 32;
-    const unsigned warp_sums = shared_address(sums_array) + offset;
+    const unsigned warp_sums = shared_address(sums_array);
     if (threadIdx.x % 32 == 0)
 #pragma unroll
       for (int j = 0; j < N; ++j) store_shared_f32(warp_sums + 4u * (j * kWarps + threadIdx.x / 32), v[j]);
@@ -327,7 +327,10 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   static_assert(ROW_CACHE == 0 || ROW_CACHE == 1, "ROW_CACHE: 0 evict-first, 1 read-only cached");
   constexpr bool kEvictFirst = ROW_CACHE == 0;  // how the row streams are loaded
 
-  __shared__ float warp_sums[2][TOKENS * (BLOCK / 32)];
+  // One array per reduction (not one 2-D array: an offset added to the opaque address cost NVRTC's
+  // build an instruction nvcc's folded).
+  __shared__ float sums_mean[TOKENS * (BLOCK / 32)];
+  __shared__ float sums_rstd[TOKENS * (BLOCK / 32)];
   const int lane = threadIdx.x % TPR;
   // Token indices fit in 32 bits (B * L < 2^31; the elements need not): a 64-bit division is
   // a subroutine call, and its calling convention makes ptxas spill around it.
@@ -447,7 +450,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       for (int k = 0; k < CHUNKS; ++k)
 #pragma unroll
         for (int i = 0; i < VEC; ++i) mean[j] += v[j][k][i];  // padding chunks are zeros
-    row_sums<TPR, BLOCK, TOKENS>(mean, &warp_sums[0][0], 0u);
+    row_sums<TPR, BLOCK, TOKENS>(mean, sums_mean);
 #pragma unroll
     for (int j = 0; j < TOKENS; ++j) mean[j] *= inv_c;
   }
@@ -466,7 +469,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       }
     }
   }
-  row_sums<TPR, BLOCK, TOKENS>(rstd, &warp_sums[0][0], sizeof(warp_sums[0]));
+  row_sums<TPR, BLOCK, TOKENS>(rstd, sums_rstd);
 #pragma unroll
   for (int j = 0; j < TOKENS; ++j) rstd[j] = rsqrtf(rstd[j] * inv_c + eps);
   if (!token_ok[0]) return;  // after the last barrier: safe (a thread's later tokens are past its first)
