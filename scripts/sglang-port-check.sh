@@ -9,7 +9,7 @@
 # file with nvcc the way SGLang's JIT does, one wrapper unit exporting every entry point the port
 # made (flags x axis values x dtypes: every template instantiation, every baked config class).
 #
-#   scripts/sglang-port-check.sh [--task T]... [--sglang-wheel WHL] [--tvm-ffi-wheel WHL] [--work DIR] [--ako BIN] [--device NAME] [--strict-occupancy]
+#   scripts/sglang-port-check.sh [--task T]... [--sglang-wheel WHL] [--tvm-ffi-wheel WHL] [--work DIR] [--ako BIN] [--device NAME] [--strict-parity]
 #
 # Without --task: every task of scripts/sglang_port_tasks.py that tasks/ holds. The SGLang
 # repository is too large to clone here, so the sources come from the sglang wheel on PyPI, which
@@ -17,10 +17,10 @@
 # --sglang-wheel / --tvm-ffi-wheel the script runs `pip download` for the pinned versions below.
 # Nothing is written into the ako repository: the workspace copy lives under --work.
 # Step 6b compiles each solution kernel of the device's config (--device, default NVIDIA H200) with
-# nvcc and the JIT's flags beside NVRTC's build (scripts/nvcc_nvrtc_regs.py) and names every kernel
-# whose registers fit fewer blocks an SM as nvcc builds it than as ako measured it: the port would
-# run slower than tuned there (ITERATIONS.md norm_scale_shift iteration 17). A report; with
-# --strict-occupancy such a kernel fails the check.
+# nvcc and the JIT's flags beside NVRTC's build (scripts/nvcc_nvrtc_regs.py --sass) and names every
+# kernel whose registers fit fewer blocks an SM as nvcc builds it than as ako measured it, or whose
+# machine code differs: there the port runs another kernel than the one ako timed (ITERATIONS.md
+# norm_scale_shift iterations 17-18). A report; with --strict-parity such a kernel fails the check.
 # Exit 0 when every step passed; the log names the failing step otherwise.
 set -euo pipefail
 
@@ -30,7 +30,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=/tmp/sglang-port-check
 AKO=$REPO/build/ako
 DEVICE="NVIDIA H200"
-STRICT_OCCUPANCY=
+STRICT_PARITY=
 SGLANG_WHEEL=
 TVM_FFI_WHEEL=
 TASKS=()
@@ -42,8 +42,8 @@ while [ $# -gt 0 ]; do
     --work) WORK=$2; shift 2 ;;
     --ako) AKO=$2; shift 2 ;;
     --device) DEVICE=$2; shift 2 ;;
-    --strict-occupancy) STRICT_OCCUPANCY=--strict; shift ;;
-    *) echo "usage: $0 [--task T]... [--sglang-wheel WHL] [--tvm-ffi-wheel WHL] [--work DIR] [--ako BIN] [--device NAME] [--strict-occupancy]" >&2; exit 2 ;;
+    --strict-parity) STRICT_PARITY=--strict; shift ;;
+    *) echo "usage: $0 [--task T]... [--sglang-wheel WHL] [--tvm-ffi-wheel WHL] [--work DIR] [--ako BIN] [--device NAME] [--strict-parity]" >&2; exit 2 ;;
   esac
 done
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -199,15 +199,15 @@ PY
   SPILLS=$(grep -c -E '[1-9][0-9]* bytes spill (stores|loads)' "$WORK/ptxas_$t.log" || true)
   echo "kernels that spill: $SPILLS"; grep -m2 "registers" "$WORK/ptxas_$t.log" || true
 
-  step "6b.$n $t: each solution kernel's registers from nvcc (the JIT's flags) against NVRTC's (what ako measured), $DEVICE config"
+  step "6b.$n $t: each solution kernel from nvcc (the JIT's flags) against NVRTC's build (what ako timed): registers, occupancy, machine code; $DEVICE config"
   set +e
   python3 "$REPO/scripts/nvcc_nvrtc_regs.py" "$t" --device "$DEVICE" --ako "$AKO" --nvcc "$NVCC" \
-    --json "$WORK/regs_$t.json" $STRICT_OCCUPANCY > "$WORK/regs_$t.txt" 2>&1
+    --sass --json "$WORK/regs_$t.json" $STRICT_PARITY > "$WORK/regs_$t.txt" 2>&1
   rc=$?
   set -e
   cat "$WORK/regs_$t.txt"
   [ $rc -eq 1 ] && { echo "$t: nvcc_nvrtc_regs.py failed (above)"; exit 1; }
-  [ $rc -eq 2 ] && { echo "$t: nvcc's build fits fewer blocks an SM than NVRTC's on the kernels above (--strict-occupancy)"; exit 1; }
+  [ $rc -eq 2 ] && { echo "$t: nvcc's build fits fewer blocks an SM than NVRTC's, or its machine code differs, on the kernels above (--strict-parity)"; exit 1; }
 
   step "7.$n $t: the Python wrapper is valid Python"
   # (the byte code goes under --work: a __pycache__ in the engine would be dirt that ako port refuses)
