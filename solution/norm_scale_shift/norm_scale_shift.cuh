@@ -265,8 +265,10 @@ __device__ __forceinline__ float reciprocal(float c) {
 
 // Sums over the TPR threads of a token, N of them at once (one per token a thread carries, one
 // barrier for all); every thread of the token gets the same bits. Reached by every thread of
-// the block (tail tokens too). warp_sums: the shared address of N * BLOCK / 32 floats, one array
-// per call site, so consecutive calls need no barrier between them.
+// the block (tail tokens too). sums_array: N * BLOCK / 32 floats of shared memory, one array per
+// call site, so consecutive calls need no barrier between them; its address is taken here, after
+// the row loads (taken at the kernel's top, the opaque address held NVVM's address arithmetic
+// back and cost up to 17 registers, ITERATIONS.md norm_scale_shift iteration 18).
 template <int TPR, int BLOCK, int N>
 __device__ __forceinline__ void row_sums(float (&v)[N], const float* sums_array) {
   constexpr int kLanes = TPR < 32 ? TPR : 32;
@@ -523,10 +525,10 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 // chunks of 8) spilled 4 bytes there in its per-frame form; with 1 it takes the 71 it needs
 // (7 blocks per SM) and is the fastest point for wan14b on the H200 (ITERATIONS.md,
 // norm_scale_shift iteration 2). Tuned, so the other widths keep the cap where it pays.
-// A larger value pins an occupancy: nvcc (which `ako port` ships to) keeps shared-memory
-// addresses in 32 bits where NVRTC keeps 64, and ptxas then lands some kernels on other
-// register counts than the NVRTC build that was tuned; 20 blocks of 64 threads caps both at 48
-// (norm_scale_shift iteration 17, scripts/nvcc_nvrtc_regs.py).
+// A larger value pins an occupancy: 20 blocks of 64 threads caps the registers at 48. It came
+// in when nvcc's build (what `ako port` ships) still took 54 where NVRTC's took 48
+// (norm_scale_shift iteration 17); since iteration 18 both compilers emit the same code, and
+// the pin keeps the count the class was measured at.
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
           int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
