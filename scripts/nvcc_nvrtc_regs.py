@@ -130,10 +130,6 @@ class Nvrtc:
             lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
 
-def unit(n):
-    return (n + 7) // 8 * 8
-
-
 def blocks_per_sm(registers, threads):
     """Blocks of `threads` an sm_90 SM holds by registers (and its 2048-thread, 32-block limits):
     registers are allocated 256 a warp, and warps fill the four schedulers' 16384 each, so the

@@ -33,9 +33,6 @@ class ParseTest(unittest.TestCase):
             "256, 8, 2, 3, 1, 0, 0, 1, 0>": (64, 0),
             "layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>": (47, 12)})
 
-    def test_allocation_units_are_eight_registers(self):
-        self.assertEqual([regs.unit(n) for n in (1, 8, 64, 65, 66, 72)], [8, 8, 64, 72, 72, 72])
-
     def test_blocks_an_sm_follow_ptxas_arithmetic(self):
         # The counts of iteration 17: 64 / 66 registers at 256 threads (4 / 3 blocks), 48 / 54 at
         # 64 threads (20 / 18: 48 registers allow 42 warps, 40 once split over four schedulers,
