@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Registers of each solution kernel as NVRTC builds it (what ako tunes and times) against nvcc
-with SGLang's JIT flags (what `ako port` ships into the engine), on the CPU.
+"""Registers, blocks an SM and (--sass) machine code of each solution kernel as NVRTC builds it
+(what ako tunes and times) against nvcc with SGLang's JIT flags (what `ako port` ships into the
+engine), on the CPU.
 
 A tuned config is chosen on NVRTC's register counts; if nvcc allocates more registers for the same
 instantiation, fewer blocks fit an SM and a grid that was one wave may become two in the engine
@@ -175,7 +176,7 @@ def main():
     p.add_argument("-j", type=int, default=os.cpu_count() or 1)
     p.add_argument("--ako", default=str(REPO / "build/ako"))
     p.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
-    p.add_argument("--json", help="also write every kernel's two counts here")
+    p.add_argument("--json", help="also write every kernel's counts, blocks an SM and machine-code verdict here")
     p.add_argument("--strict", action="store_true",
                    help="exit 2 when nvcc's build fits fewer blocks an SM on any kernel (with --sass: or its machine code differs)")
     p.add_argument("--sass", action="store_true",
