@@ -1,6 +1,7 @@
 #include "common/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +19,26 @@ namespace {
 // The temporary's name beside the target: hidden, and this process's own.
 std::filesystem::path temp_name(const std::filesystem::path& dir, const std::filesystem::path& file) {
   return dir / ("." + file.filename().string() + ".tmp." + std::to_string(::getpid()));
+}
+
+// The named temporaries that writers killed between naming and renaming left beside `file`
+// (`.<file>.tmp.<pid>` of a pid no longer alive): that window is a few microseconds, but a
+// SIGKILL can land in it and nothing else would ever remove the file. A pid that is alive, or
+// belongs to another user (EPERM), may be a writer at work and is left alone.
+void remove_dead_writers_temporaries(const std::filesystem::path& dir, const std::filesystem::path& file) {
+  const std::string prefix = "." + file.filename().string() + ".tmp.";
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix) || name.size() == prefix.size() || name.size() - prefix.size() > 9) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(digits));
+    if (pid <= 0 || pid == ::getpid()) continue;   // our own is replaced below anyway
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    std::filesystem::remove(it->path(), ignored);
+  }
 }
 
 bool write_all(int fd, const std::string& content) {
@@ -74,6 +95,7 @@ void write_file_atomically(const std::filesystem::path& file, const std::string&
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const auto tmp = temp_name(dir, file);
+  remove_dead_writers_temporaries(dir, file);
   if (!write_unnamed_then_link(dir, tmp, content)) write_named(tmp, content);
   std::filesystem::rename(tmp, file, ec);
   if (ec) {

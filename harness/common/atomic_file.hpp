@@ -3,7 +3,9 @@
 // one: write a temporary file in the same folder, then rename it over the target. The
 // temporary is unnamed (O_TMPFILE) while it is written and named only for the rename, so a
 // process killed at any moment leaves no half-written file behind, under either name (where
-// the file system has no O_TMPFILE, a named `.<file>.tmp.<pid>` is written instead).
+// the file system has no O_TMPFILE, a named `.<file>.tmp.<pid>` is written instead). A writer
+// killed between the naming and the rename leaves its whole temporary: the next write of the
+// same file removes those of writers no longer alive.
 #include <filesystem>
 #include <string>
 
