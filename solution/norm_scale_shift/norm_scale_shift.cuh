@@ -41,7 +41,7 @@
 //   stream, so the config picks per class.
 // - Stores are streaming (st.global.cs): nothing reads y or residual_out again here.
 // Requirements: C % VEC == 0, every pointer aligned to VEC elements of its type, B * L < 2^31.
-// EARLY_MOD 2 also needs VEC * sizeof(S) of 4, 8 or 16*k bytes (cp.async's sizes): VEC >= 2.
+// EARLY_MOD 2 and 3 also need VEC * sizeof(S) of 4, 8 or 16*k bytes (cp.async's sizes): VEC >= 2.
 // T may be bf16, fp16 or fp32 (the tasks run bf16 and fp16); S (scale, shift, gate) T or fp32.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -354,15 +354,26 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   // 0. The first token's scale / shift rows: their chunks staged in shared memory now, ahead of
   // the row loads, when EARLY_MOD 2 (EARLY_MOD 0 and 1 find the rows after the loads, as
   // before: computed here, the row pointers live through the loads and cost registers).
-  // EARLY_MOD 2 with a scalar (or no) modulation has no row to stage: as EARLY_MOD 0.
+  // EARLY_MOD 3 stages the rows of the block's first token once for the whole block, the block's
+  // threads sharing the copy; its tokens whose rows are those (every token of a block inside one
+  // frame, batch or [C] row) read them from there, the others from global memory. A per-frame
+  // row then crosses from L2 once a block of ROWS_PER_BLOCK tokens instead of once a token.
+  // EARLY_MOD 2 / 3 with a scalar (or no) modulation has no row to stage: as EARLY_MOD 0.
   constexpr bool kModRows = MOD != Layout::scalar && MOD != Layout::none;
-  constexpr int kEarly = EARLY_MOD == 2 && !kModRows ? 0 : EARLY_MOD;
-  static_assert(kEarly >= 0 && kEarly <= 2, "EARLY_MOD: 0 late, 1 registers, 2 shared memory");
+  constexpr int kEarly = EARLY_MOD >= 2 && !kModRows ? 0 : EARLY_MOD;
+  static_assert(kEarly >= 0 && kEarly <= 3, "EARLY_MOD: 0 late, 1 registers, 2 / 3 shared memory");
   constexpr int kModBytes = VEC * static_cast<int>(sizeof(S));
-  // [chunk][scale, shift][thread], kModBytes each; one unused 16-byte slot when nothing is staged.
-  __shared__ __align__(16) unsigned char staged[kEarly == 2 ? CHUNKS * 2 * BLOCK * kModBytes : 16];
+  // EARLY_MOD 2: [chunk][scale, shift][thread]; 3: [scale, shift][chunk of the row]; kModBytes
+  // each; one unused 16-byte slot when nothing is staged.
+  constexpr int kRowChunks = CHUNKS * TPR;  // covers the row (the task's constraints)
+  __shared__ __align__(16) unsigned char staged[kEarly == 2   ? CHUNKS * 2 * BLOCK * kModBytes
+                                                : kEarly == 3 ? 2 * kRowChunks * kModBytes
+                                                              : 16];
   auto staged_at = [&](int k, int which) {
     return shared_address(staged) + ((k * 2 + which) * BLOCK + threadIdx.x) * kModBytes;
+  };
+  auto block_staged_at = [&](int chunk, int which) {
+    return shared_address(staged) + (which * kRowChunks + chunk) * kModBytes;
   };
   if constexpr (kEarly == 2) {
     const Modulation<S, VEC, MOD> sc(scale, bs[0], ls[0], L, C, F), sh(shift, bs[0], ls[0], L, C, F);
@@ -372,6 +383,21 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       if (token_ok[0] && lane + k * TPR < n_chunks) {
         cp_async_to_shared<kModBytes>(staged_at(k, 0), sc.row + col);
         cp_async_to_shared<kModBytes>(staged_at(k, 1), sh.row + col);
+      }
+    }
+    cp_async_commit();
+  }
+  // The block's first token (B * L > it: the grid is ceil_div(B * L, tokens a block)).
+  const int block_first = static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK * TOKENS;
+  if constexpr (kEarly == 3) {
+    const Modulation<S, VEC, MOD> sc(scale, block_first / L, block_first % L, L, C, F),
+        sh(shift, block_first / L, block_first % L, L, C, F);
+#pragma unroll
+    for (int i = 0; i < (kRowChunks + BLOCK - 1) / BLOCK; ++i) {
+      const int c = static_cast<int>(threadIdx.x) + i * BLOCK;
+      if (c < n_chunks) {
+        cp_async_to_shared<kModBytes>(block_staged_at(c, 0), sc.row + c * VEC);
+        cp_async_to_shared<kModBytes>(block_staged_at(c, 1), sh.row + c * VEC);
       }
     }
     cp_async_commit();
@@ -474,6 +500,15 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   row_sums<TPR, BLOCK, TOKENS>(rstd, sums_rstd);
 #pragma unroll
   for (int j = 0; j < TOKENS; ++j) rstd[j] = rsqrtf(rstd[j] * inv_c + eps);
+  // Which tokens read the block's staged rows: those whose scale row is the block's first token's.
+  bool on_stage[TOKENS] = {};
+  if constexpr (kEarly == 3) {
+    const S* staged_row = Modulation<S, VEC, MOD>(scale, block_first / L, block_first % L, L, C, F).row;
+#pragma unroll
+    for (int j = 0; j < TOKENS; ++j) on_stage[j] = Modulation<S, VEC, MOD>(scale, bs[j], ls[j], L, C, F).row == staged_row;
+    cp_async_wait_all();
+    __syncthreads();  // every thread's copies visible to the block
+  }
   if (!token_ok[0]) return;  // after the last barrier: safe (a thread's later tokens are past its first)
 
   // 4. Normalise, modulate, round once, store: chunk by chunk, the thread's tokens in turn on
@@ -491,11 +526,26 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
         in[k].scale.raw = load_shared<kModBytes>(staged_at(k, 0));
         in[k].shift.raw = load_shared<kModBytes>(staged_at(k, 1));
       }
+      if constexpr (kEarly == 3) {
+        const int col = c * VEC;
+        if constexpr (AFFINE) in[k].w = load<T, VEC>(weight + col);
+        if constexpr (kBias) in[k].b = load<T, VEC>(bias + col);
+        if (on_stage[0]) {
+          in[k].scale.raw = load_shared<kModBytes>(block_staged_at(c, 0));
+          in[k].shift.raw = load_shared<kModBytes>(block_staged_at(c, 1));
+        } else {
+          in[k].scale = sc0.template load_chunk<kEvictFirst>(col);
+          in[k].shift = sh0.template load_chunk<kEvictFirst>(col);
+        }
+      }
       Frag<S, VEC> scale_k = in[k].scale, shift_k = in[k].shift;
 #pragma unroll
       for (int j = 0; j < TOKENS; ++j) {
         if (!token_ok[j]) break;
-        if (j > 0) {
+        if (kEarly == 3 && j > 0 && on_stage[j]) {  // the staged rows again (after another token's)
+          scale_k.raw = load_shared<kModBytes>(block_staged_at(c, 0));
+          shift_k.raw = load_shared<kModBytes>(block_staged_at(c, 1));
+        } else if (j > 0) {
           // The scale / shift row changes at a batch or frame boundary, and every token for
           // the per-token layouts; within a row, the registers serve.
           const Modulation<S, VEC, MOD> sc(scale, bs[j], ls[j], L, C, F), sh(shift, bs[j], ls[j], L, C, F);

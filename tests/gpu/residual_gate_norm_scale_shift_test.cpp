@@ -44,12 +44,17 @@ TEST(ResidualGateNormScaleShift, TokenGroupsAreCorrectAcrossBatchAndFrameBoundar
   AKO_REQUIRE_GPU();
   // The configured params with TOKENS 2 and 4, and CuTe DSL's launch shape (384 threads a token,
   // one 16-byte chunk each, every register it needs) with TOKENS 4, and with the first token's
-  // scale / shift staged in shared memory (EARLY_MOD 2) for one token and for four.
+  // scale / shift staged in shared memory (EARLY_MOD 2) for one token and for four; and the
+  // block's first token's rows staged once for its 4 groups of 128 threads (EARLY_MOD 3), one token
+  // a group and two: blocks that cross frames and batches read the other rows from global memory.
   const std::string wide = "--param BLOCK=384 --param VEC=8 --param ROWS_PER_BLOCK=1 --param CHUNKS=1 --param MIN_BLOCKS=1 ";
+  const std::string block =
+      "--param BLOCK=512 --param VEC=8 --param ROWS_PER_BLOCK=4 --param CHUNKS=3 --param MIN_BLOCKS=0 --param EARLY_MOD=3 ";
   const int cases = norm_fusion::expect_correct_across_token_groups(
       "residual_gate_norm_scale_shift",
       {"--param TOKENS=2", "--param TOKENS=4", wide + "--param TOKENS=4",
-       wide + "--param EARLY_MOD=2 --param TOKENS=1", wide + "--param EARLY_MOD=2 --param TOKENS=4"});
+       wide + "--param EARLY_MOD=2 --param TOKENS=1", wide + "--param EARLY_MOD=2 --param TOKENS=4",
+       block + "--param TOKENS=1", block + "--param TOKENS=2"});
   EXPECT_GE(cases, 2 * 3 * 16) << "every dtype, shape and several axis combinations";
 }
 

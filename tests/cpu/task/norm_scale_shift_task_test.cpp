@@ -142,7 +142,19 @@ TEST(NormScaleShiftTask, ConstraintsRefuseStagingPastTheStaticSharedMemory) {
     expand_cases(spec(), {{"flux1-single"}, {}}, with(2), false);
     FAIL() << "expanded without error";
   } catch (const ako::SpecError& e) {
-    EXPECT_NE(std::string(e.what()).find("EARLY_MOD < 2 || BLOCK * CHUNKS * VEC <= 5120"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("EARLY_MOD != 2 || BLOCK * CHUNKS * VEC <= 5120"), std::string::npos)
+        << e.what();
+  }
+  // EARLY_MOD 3 stages one row a block (2 * CHUNKS * TPR * VEC * sizeof(S) bytes): the same
+  // launch shape fits, a 1024-thread row of 8192 fp32 columns would not.
+  EXPECT_FALSE(expand_cases(spec(), {{"flux1-single"}, {}}, with(3), false).empty());
+  try {
+    expand_cases(spec(), {{"flux1-single"}, {}},
+                 {{"BLOCK", 1024}, {"ROWS_PER_BLOCK", 1}, {"CHUNKS", 1}, {"VEC", 8}, {"EARLY_MOD", 3}}, false);
+    FAIL() << "expanded without error";
+  } catch (const ako::SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("EARLY_MOD != 3 || CHUNKS * (BLOCK / ROWS_PER_BLOCK) * VEC <= 6144"),
+              std::string::npos)
         << e.what();
   }
   // cp.async moves 4, 8 or 16*k bytes: one 16-bit element a chunk cannot be staged.
