@@ -31,7 +31,10 @@
 //   copied before them into shared memory by cp.async (EARLY_MOD = 2: the latency hidden
 //   without the registers, for BLOCK * CHUNKS * 2 * VEC * sizeof(S) bytes of shared memory; made
 //   for Wan's per-frame rows, which each SM meets cold 21 times, ITERATIONS.md norm_scale_shift
-//   iteration 14; weight and bias, the same row for every token, stay late). The gate is
+//   iteration 14; weight and bias, the same row for every token, stay late), or the block's
+//   first token's rows copied so once for all the block's tokens (EARLY_MOD = 3, 2 * CHUNKS * TPR *
+//   VEC * sizeof(S) bytes a block: Wan's fp32 per-frame rows cross from L2 once a block, not
+//   once a token, iteration 20). The gate is
 //   needed first and comes with residual and x. Per-token modulation ([B,L,C]) is a
 //   stream as large as x and is loaded like x and residual.
 // - The row streams (x, residual, per-token modulation) are loaded evict-first (ld.global.cs,
@@ -179,7 +182,8 @@ template <bool CS, typename E, int VEC> __device__ __forceinline__ void store(E*
 
 // cp.async (sm_80+): BYTES from global into shared memory through L1 (.ca: the broadcast rows are
 // read by the SM's next tokens too), no register holding them; visible to this thread after
-// cp_async_wait_all(). Each thread reads back only what it copied, so no barrier is needed.
+// cp_async_wait_all(). EARLY_MOD 2: each thread reads back only what it copied, so no barrier is
+// needed; EARLY_MOD 3 shares the copies across the block: a barrier after the wait.
 template <int BYTES> __device__ __forceinline__ void cp_async_to_shared(unsigned s, const void* global) {
   static_assert(BYTES == 4 || BYTES == 8 || BYTES % 16 == 0, "cp.async moves 4, 8 or 16*k bytes");
   constexpr int kPiece = BYTES < 16 ? BYTES : 16;
