@@ -523,21 +523,14 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
     const int c = lane + k * TPR;
     if (c < n_chunks) {
       if constexpr (kEarly == 0) load_inputs(k);
-      if constexpr (kEarly == 2) {
+      if constexpr (kEarly >= 2) {  // weight and bias late; scale / shift from the staged copy
         const int col = c * VEC;
         if constexpr (AFFINE) in[k].w = load<T, VEC>(weight + col);
         if constexpr (kBias) in[k].b = load<T, VEC>(bias + col);
-        in[k].scale.raw = load_shared<kModBytes>(staged_at(k, 0));
-        in[k].shift.raw = load_shared<kModBytes>(staged_at(k, 1));
-      }
-      if constexpr (kEarly == 3) {
-        const int col = c * VEC;
-        if constexpr (AFFINE) in[k].w = load<T, VEC>(weight + col);
-        if constexpr (kBias) in[k].b = load<T, VEC>(bias + col);
-        if (on_stage[0]) {
-          in[k].scale.raw = load_shared<kModBytes>(block_staged_at(c, 0));
-          in[k].shift.raw = load_shared<kModBytes>(block_staged_at(c, 1));
-        } else {
+        if (kEarly == 2 || on_stage[0]) {
+          in[k].scale.raw = load_shared<kModBytes>(kEarly == 2 ? staged_at(k, 0) : block_staged_at(c, 0));
+          in[k].shift.raw = load_shared<kModBytes>(kEarly == 2 ? staged_at(k, 1) : block_staged_at(c, 1));
+        } else {  // EARLY_MOD 3, a token of another row than the block's first
           in[k].scale = sc0.template load_chunk<kEvictFirst>(col);
           in[k].shift = sh0.template load_chunk<kEvictFirst>(col);
         }
