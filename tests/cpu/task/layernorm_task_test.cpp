@@ -216,8 +216,9 @@ void expect_no_spills(const std::vector<Row>& rows) {
 // The kernel sets one register budget from the values a thread holds (min_blocks in
 // solution/layernorm/layernorm.cuh): weight and bias, read at the store, cost the affine form at
 // most one allocation unit (8 registers) over the no-affine form of the same variant, and fp32
-// (VEC counted in 16-bit elements, 16-byte accesses) no fewer blocks an SM than bf16. Before (loaded with x, live across the reductions): 40 -> 64
-// at bf16 256 threads x 3 chunks of 8, and fp32 took 101 there.
+// (VEC counted in 16-bit elements, 16-byte accesses) no fewer blocks an SM than bf16. Before
+// (loaded with x, live across the reductions): 40 -> 64 at bf16 256 threads x 3 chunks of 8, and
+// fp32 took 101 there.
 struct Variant {
   std::string type, affine, params;  // "float", "true", "256, 8, 1, 3"
 };
