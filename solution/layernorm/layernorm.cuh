@@ -1,9 +1,10 @@
 #pragma once
 // LayerNorm, the fast candidate. Same math as input/layernorm/layernorm.cuh: fp32 statistics,
-// the mean, then the biased variance around it (two passes, not E[x^2] - E[x]^2), then
+// the mean, then the biased variance around it (never E[x^2] - E[x]^2: two reductions, or with
+// STATS 1 one that merges each thread's mean and squared deviations, row_stats), then
 // (x - mean) * rsqrt(var + eps) [* w + b] rounded once to T; so the two agree to within an ulp.
 //
-//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS, WB_EARLY>
+//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS, WB_EARLY, STATS>
 //   grid = ceil_div(rows, ROWS_PER_BLOCK), block = BLOCK, no dynamic shared memory.
 //
 // Layout of the work: a block holds ROWS_PER_BLOCK rows; each row gets TPR = BLOCK /
@@ -218,6 +219,46 @@ __device__ __forceinline__ float row_sum(float v) {
   return v;
 }
 
+// The row's mean and sum of squared deviations in one reduction (STATS 1): each thread's (mean,
+// m2) over its COUNT values, merged pairwise by Chan, Golub and LeVeque's update for equal
+// counts n: mean = (ma + mb) / 2, m2 = m2a + m2b + (mb - ma)^2 * n / 2. Each step is symmetric in
+// a and b (xor partners get the same bits), and past a warp the lanes butterfly over the warps'
+// partials as row_sum does: every thread of the row gets the same mean and m2. One barrier
+// where the two statistics take two; no E[x^2] - E[x]^2 cancellation. Same contract as row_sum.
+template <int TPR, int BLOCK, int COUNT>
+__device__ __forceinline__ void row_stats(float& mean, float& m2) {
+  constexpr int kLanes = TPR < 32 ? TPR : 32;
+  float half_n = 0.5f * COUNT;  // half the count of each side at this step
+#pragma unroll
+  for (int offset = kLanes / 2; offset > 0; offset /= 2, half_n *= 2.f) {
+    const float mb = __shfl_xor_sync(0xffffffffu, mean, offset), m2b = __shfl_xor_sync(0xffffffffu, m2, offset);
+    const float d = mb - mean;
+    m2 = (m2 + m2b) + d * d * half_n;
+    mean = 0.5f * (mean + mb);
+  }
+  if constexpr (TPR > 32) {
+    constexpr int kWarpsPerRow = TPR / 32;
+    __shared__ float warp_means[BLOCK / 32], warp_m2s[BLOCK / 32];
+    const unsigned means = shared_address(warp_means), m2s = shared_address(warp_m2s);
+    if (threadIdx.x % 32 == 0) {
+      store_shared_f32(means + 4u * (threadIdx.x / 32), mean);
+      store_shared_f32(m2s + 4u * (threadIdx.x / 32), m2);
+    }
+    __syncthreads();
+    const unsigned mine = 4u * ((threadIdx.x / TPR) * kWarpsPerRow + threadIdx.x % kWarpsPerRow);
+    mean = load_shared_f32(means + mine);
+    m2 = load_shared_f32(m2s + mine);
+    float half_w = 16.f * COUNT;  // half a warp's count, doubling
+#pragma unroll
+    for (int offset = kWarpsPerRow / 2; offset > 0; offset /= 2, half_w *= 2.f) {
+      const float mb = __shfl_xor_sync(0xffffffffu, mean, offset), m2b = __shfl_xor_sync(0xffffffffu, m2, offset);
+      const float d = mb - mean;
+      m2 = (m2 + m2b) + d * d * half_w;
+      mean = 0.5f * (mean + mb);
+    }
+  }
+}
+
 // The thread's part of a row from chunk `first` on: chunks first, first + TPR, ... (CHUNKS of
 // them), every load issued before any is widened, then widened to fp32; chunks past the row
 // (or of a tail row, ok = false) are zeros.
@@ -291,7 +332,7 @@ __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS]
 // other blocks' work; elsewhere the registers they hold cost occupancy (iteration 1). It pays
 // only where the grid still fits in one wave: at BLOCK 512 its 8 registers cost text-512 the
 // fourth block an SM and a second wave (1.33x slower, iteration 5); the tuner picks per class.
-template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1, bool CS, bool WB_EARLY>
+template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1, bool CS, bool WB_EARLY, bool STATS>
 __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* weight, const T* bias, bool row_ok,
                                            int lane, int n_chunks, float inv_cols, float eps) {
   float xs[CHUNKS][VEC];
@@ -312,9 +353,17 @@ __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* 
   for (int k = 0; k < CHUNKS; ++k)
 #pragma unroll
     for (int i = 0; i < VEC; ++i) sum += xs[k][i];
-  const float mean = row_sum<TPR, BLOCK, 0>(sum) * inv_cols;
-  const float sum_sq = part_sum_sq<VEC, TPR, CHUNKS>(xs, lane, n_chunks, mean);
-  const float rstd = rsqrtf(row_sum<TPR, BLOCK, 1>(sum_sq) * inv_cols + eps);
+  float mean, rstd;
+  if (STATS && n_chunks == CHUNKS * TPR) {  // every thread holds CHUNKS * VEC of the row's values
+    mean = sum * (1.0f / (CHUNKS * VEC));
+    float m2 = part_sum_sq<VEC, TPR, CHUNKS>(xs, lane, n_chunks, mean);
+    row_stats<TPR, BLOCK, CHUNKS * VEC>(mean, m2);
+    rstd = rsqrtf(m2 * inv_cols + eps);
+  } else {
+    mean = row_sum<TPR, BLOCK, 0>(sum) * inv_cols;
+    const float sum_sq = part_sum_sq<VEC, TPR, CHUNKS>(xs, lane, n_chunks, mean);
+    rstd = rsqrtf(row_sum<TPR, BLOCK, 1>(sum_sq) * inv_cols + eps);
+  }
   if (!row_ok) return;  // after the barriers: safe
   store_part<T, AFFINE, VEC, TPR, CHUNKS, CS, kEarly>(out_row, xs, weight, bias, lane, n_chunks, mean, rstd, wb);
 }
@@ -395,9 +444,10 @@ __host__ __device__ constexpr int min_blocks(int block, int values, int access_c
 // the no-affine form at 3072 and 5120 columns (ITERATIONS.md, layernorm): tunable, so the H200
 // file says per width which one streams faster.
 // WB_EARLY (0 / 1): the affine form's weight and bias read at the store (0) or with x (1,
-// cached rows only; iteration 5).
+// cached rows only; iteration 5). STATS (0 / 1): the two statistics in two reductions or one
+// (cached rows that fill every thread's chunks only; iteration 8).
 template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS, int X_L1 = 0, int BUDGET = 1,
-          int STORE_CS = 1, int WB_EARLY = 0>
+          int STORE_CS = 1, int WB_EARLY = 0, int STATS = 0>
 __global__ void __launch_bounds__(
     BLOCK, BUDGET ? layernorm_detail::min_blocks(BLOCK, VEC * CHUNKS, CHUNKS * VEC / layernorm_detail::access_elems<T>(VEC), AFFINE,
                                                  AFFINE && WB_EARLY ? layernorm_detail::early_words<T>(VEC, CHUNKS) : 0)
@@ -427,7 +477,7 @@ layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restri
   // The same branch for the whole grid (it depends on cols only), so the barriers inside
   // are reached by every thread of a block.
   if (n_chunks <= AC * TPR)
-    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0, STORE_CS != 0, WB_EARLY != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
+    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0, STORE_CS != 0, WB_EARLY != 0, STATS != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
   else
     streamed_row<T, AFFINE, BLOCK, AV, TPR, AC, STORE_CS != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
 }

@@ -5,13 +5,14 @@
 //   residual_gate_norm_scale_shift_kernel:  residual_out = T(residual + gate * x),
 //                                           y = T(norm(residual_out) * (1 + scale) + shift)
 //
-// norm is LayerNorm (biased variance, two passes over the registers) or RMSNorm, affine
+// norm is LayerNorm (biased variance around the mean, from the registers: two reductions, or
+// one with STATS 1, see row_stats) or RMSNorm, affine
 // optional; scale / shift / gate broadcast from [1], [C], [B,1,C], [1,L,C], [B,L,C] or
 // [B,F,1,C] (frame = l / (L / F)). Same math as the references (input/norm_scale_shift/,
 // input/residual_gate_norm_scale_shift/): fp32 throughout, one rounding per output.
 //
 //   template <T, S, NORM, MOD, [GATE,] AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, MIN_BLOCKS,
-//             ROW_CACHE, TOKENS, STORE_CS>
+//             ROW_CACHE, TOKENS, STORE_CS, STATS>
 //   grid = ceil_div(B * L, ROWS_PER_BLOCK * TOKENS), block = BLOCK, no dynamic shared memory.
 //
 // Work layout (as solution/rmsnorm/rmsnorm.cuh): a block holds ROWS_PER_BLOCK groups of TOKENS
@@ -298,6 +299,55 @@ __device__ __forceinline__ void row_sums(float (&v)[N], const float* sums_array)
   }
 }
 
+// LayerNorm's mean and sum of squared deviations in one reduction (STATS 1): each thread's
+// (mean, m2) over its COUNT elements, merged pairwise by Chan, Golub and LeVeque's update for
+// equal counts n: mean = (ma + mb) / 2, m2 = m2a + m2b + (mb - ma)^2 * n / 2. Each step is
+// symmetric in a and b, so both partners of a shuffle, and every thread of the token, get the
+// same bits; the warps' partials are merged in the same order in every thread. One barrier
+// where the two-pass form takes two; as robust as it (no E[x^2] - E[x]^2). Same call contract
+// as row_sums; the two arrays each hold N * BLOCK / 32 floats.
+template <int TPR, int BLOCK, int N, int COUNT>
+__device__ __forceinline__ void row_stats(float (&mean)[N], float (&m2)[N], const float* mean_array,
+                                          const float* m2_array) {
+  constexpr int kLanes = TPR < 32 ? TPR : 32;
+  float half_n = 0.5f * COUNT;  // half the count of each side at this step
+#pragma unroll
+  for (int offset = kLanes / 2; offset > 0; offset /= 2, half_n *= 2.f)
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      const float mb = __shfl_xor_sync(0xffffffffu, mean[j], offset);
+      const float m2b = __shfl_xor_sync(0xffffffffu, m2[j], offset);
+      const float d = mb - mean[j];
+      m2[j] = (m2[j] + m2b) + d * d * half_n;
+      mean[j] = 0.5f * (mean[j] + mb);
+    }
+  if constexpr (TPR > 32) {
+    constexpr int kWarps = BLOCK / 32, kWarpsPerRow = TPR / 32;
+    constexpr float kWarpCount = 32.f * COUNT;
+    const unsigned means = shared_address(mean_array), m2s = shared_address(m2_array);
+    if (threadIdx.x % 32 == 0)
+#pragma unroll
+      for (int j = 0; j < N; ++j) {
+        store_shared_f32(means + 4u * (j * kWarps + threadIdx.x / 32), mean[j]);
+        store_shared_f32(m2s + 4u * (j * kWarps + threadIdx.x / 32), m2[j]);
+      }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      const unsigned slot = 4u * (j * kWarps + (threadIdx.x / TPR) * kWarpsPerRow);
+      mean[j] = load_shared_f32(means + slot);
+      m2[j] = load_shared_f32(m2s + slot);
+#pragma unroll
+      for (int i = 1; i < kWarpsPerRow; ++i) {  // i warps merged so far, one more of the same count
+        const float mb = load_shared_f32(means + slot + 4u * i), m2b = load_shared_f32(m2s + slot + 4u * i);
+        const float d = mb - mean[j];
+        mean[j] += d * (1.0f / (i + 1));
+        m2[j] += m2b + d * d * (kWarpCount * i / (i + 1));
+      }
+    }
+  }
+}
+
 // The per-chunk broadcast inputs of the output pass (the absent ones are never set nor read).
 template <typename T, typename S, int VEC> struct OutputInputs {
   Frag<T, VEC> w, b;
@@ -316,7 +366,7 @@ template <typename T, typename S, int VEC> struct OutputInputs {
 // and the extra registers cost more (ITERATIONS.md, norm_scale_shift iteration 8). TOKENS = 1 is
 // the one-token kernel of before.
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS, int STORE_CS>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS, int STORE_CS, int STATS>
 __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
                                            const T* __restrict__ x, const S* __restrict__ gate,
                                            const T* __restrict__ weight, const T* __restrict__ bias,
@@ -470,23 +520,31 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       if (token_ok[0] && lane + k * TPR < n_chunks) load_inputs(k);
   }
 
-  // 3. Mean (LayerNorm) and the sum of squares of x - mean (or of x), both from registers.
+  // 3. Mean (LayerNorm) and the sum of squares of x - mean (or of x), both from registers: a
+  // reduction for each, or with STATS 1 one for both (row_stats) where every lane holds CHUNKS
+  // * VEC of the row's elements (C == CHUNKS * TPR * VEC; otherwise the two).
   const float inv_c = reciprocal(static_cast<float>(C));
-  float mean[TOKENS];
+  const bool one_reduction = NORM == Norm::layer && STATS == 1 && C == kRowChunks * VEC;
+  float mean[TOKENS], rstd[TOKENS];
 #pragma unroll
-  for (int j = 0; j < TOKENS; ++j) mean[j] = 0.f;
-  if constexpr (NORM == Norm::layer) {
-#pragma unroll
-    for (int j = 0; j < TOKENS; ++j)
+  for (int j = 0; j < TOKENS; ++j) {
+    mean[j] = 0.f;
+    if constexpr (NORM == Norm::layer)
 #pragma unroll
       for (int k = 0; k < CHUNKS; ++k)
 #pragma unroll
         for (int i = 0; i < VEC; ++i) mean[j] += v[j][k][i];  // padding chunks are zeros
-    row_sums<TPR, BLOCK, TOKENS>(mean, sums_mean);
-#pragma unroll
-    for (int j = 0; j < TOKENS; ++j) mean[j] *= inv_c;
   }
-  float rstd[TOKENS];
+  if constexpr (NORM == Norm::layer) {
+    if (one_reduction) {
+#pragma unroll
+      for (int j = 0; j < TOKENS; ++j) mean[j] *= 1.0f / (CHUNKS * VEC);  // the thread's own mean
+    } else {
+      row_sums<TPR, BLOCK, TOKENS>(mean, sums_mean);
+#pragma unroll
+      for (int j = 0; j < TOKENS; ++j) mean[j] *= inv_c;
+    }
+  }
 #pragma unroll
   for (int j = 0; j < TOKENS; ++j) {
     rstd[j] = 0.f;
@@ -501,7 +559,8 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       }
     }
   }
-  row_sums<TPR, BLOCK, TOKENS>(rstd, sums_rstd);
+  if (one_reduction) row_stats<TPR, BLOCK, TOKENS, CHUNKS * VEC>(mean, rstd, sums_mean, sums_rstd);
+  else row_sums<TPR, BLOCK, TOKENS>(rstd, sums_rstd);
 #pragma unroll
   for (int j = 0; j < TOKENS; ++j) rstd[j] = rsqrtf(rstd[j] * inv_c + eps);
   // Which tokens read the block's staged rows: those whose scale row is the block's first token's.
@@ -572,28 +631,31 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 // chunks of 8) spilled 4 bytes there in its per-frame form; with 1 it takes the 71 it needs
 // (7 blocks per SM) and is the fastest point for wan14b on the H200 (ITERATIONS.md,
 // norm_scale_shift iteration 2). Tuned, so the other widths keep the cap where it pays.
-// A larger value pins an occupancy: 20 blocks of 64 threads caps the registers at 48. It came
+// A larger value pins an occupancy: 20 blocks of 64 threads caps the registers at 48, 6 of 256
+// at 40 (Wan's fp32 per-frame affine RMSNorm, iteration 23). The 20 came
 // in when nvcc's build (what `ako port` ships) still took 54 where NVRTC's took 48
 // (norm_scale_shift iteration 17); since iteration 18 both compilers emit the same code, and
 // the pin keeps the count the class was measured at.
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
-          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1>
+          int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1,
+          int STATS = 0>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
                         const T* __restrict__ bias, const S* __restrict__ scale, const S* __restrict__ shift, int B,
                         int L, int C, int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS>(
+  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
       y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
 }
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1,
+          int STATS = 0>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 residual_gate_norm_scale_shift_kernel(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ residual,
                                       const T* __restrict__ x, const S* __restrict__ gate,
                                       const T* __restrict__ weight, const T* __restrict__ bias,
                                       const S* __restrict__ scale, const S* __restrict__ shift, int B, int L, int C,
                                       int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS>(
+  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
       y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
 }

@@ -79,7 +79,7 @@ TEST(LayernormTask, CasesAreEveryShapeDtypeAndFormWithStableLabels) {
   EXPECT_EQ(cases[5].label(), "text-512 fp32 noaffine");
   const Case& c = find_case(cases, "wan14b-480p fp32 affine");
   EXPECT_EQ(c.reference.name_expression, "layernorm_reference<float, true>");
-  EXPECT_EQ(c.solution->name_expression, "layernorm_kernel<float, true, 256, 8, 1, 3, 0, 1, 1, 0>");
+  EXPECT_EQ(c.solution->name_expression, "layernorm_kernel<float, true, 256, 8, 1, 3, 0, 1, 1, 0, 0>");
   const Case& check = find_case(cases, "check-5x99 fp16 noaffine");
   EXPECT_EQ(check.kind, "reference_check");
   ASSERT_TRUE(check.oracle);
@@ -252,15 +252,15 @@ void expect_register_parity(const std::vector<Row>& rows) {
     // Only where the kernel sets the budget (BUDGET = 1); with BUDGET = 0 ptxas picks, which the
     // tune may prefer for a width. And only with weight and bias read at the store (WB_EARLY = 0):
     // loaded with x they are held across the reductions by design. params: BLOCK, VEC,
-    // ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS, WB_EARLY.
+    // ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS, WB_EARLY, STATS.
     std::vector<std::string> p;
     for (size_t at = 0; at != std::string::npos;) {
       const size_t comma = params.find(", ", at);
       p.push_back(params.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
       at = comma == std::string::npos ? comma : comma + 2;
     }
-    EXPECT_EQ(p.size(), 8u) << params;
-    if (p.size() != 8u || p[5] != "1" || p[7] != "0") continue;
+    EXPECT_EQ(p.size(), 9u) << params;
+    if (p.size() != 9u || p[5] != "1" || p[7] != "0") continue;
     // Except 1024-thread blocks (the default class, widths above 8192, none in the task): at 32
     // registers the no-affine form fits two of them; the affine form's one unit more fits one,
     // and ptxas may then use up to 64.
