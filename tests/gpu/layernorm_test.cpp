@@ -87,9 +87,10 @@ TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
     std::ofstream out(ws / "tasks/layernorm/task.json");
     out << doc.dump(2);
   }
-  // Twice: weight and bias read at the store, then loaded with x (WB_EARLY 1: held across the
-  // reductions, zeros past the row and on tail rows).
-  for (const std::string extra : {"", " --param WB_EARLY=1"}) {
+  // Three times: weight and bias read at the store, then loaded with x (WB_EARLY 1: held across
+  // the reductions, zeros past the row and on tail rows), then both statistics in one reduction
+  // (STATS 1: where the row fills every thread's chunks; the other widths fall back to two).
+  for (const std::string extra : {"", " --param WB_EARLY=1", " --param STATS=1"}) {
     const auto json = temp_json("layernorm-odd");
     const Ran r =
         run_ako("run task layernorm --root '" + ws.string() + "' --no-time --no-checks" + extra + " --json " + json.string());

@@ -54,7 +54,10 @@ TEST(ResidualGateNormScaleShift, TokenGroupsAreCorrectAcrossBatchAndFrameBoundar
       "residual_gate_norm_scale_shift",
       {"--param TOKENS=2", "--param TOKENS=4", wide + "--param TOKENS=4",
        wide + "--param EARLY_MOD=2 --param TOKENS=1", wide + "--param EARLY_MOD=2 --param TOKENS=4",
-       block + "--param TOKENS=1", block + "--param TOKENS=2"});
+       block + "--param TOKENS=1", block + "--param TOKENS=2",
+       // LayerNorm's statistics in one reduction (STATS 1): 12 warps a token merged in turn, and
+       // 4 warps a token with two tokens a thread.
+       wide + "--param STATS=1 --param TOKENS=1", block + "--param STATS=1 --param TOKENS=2"});
   EXPECT_GE(cases, 2 * 3 * 16) << "every dtype, shape and several axis combinations";
 }
 
