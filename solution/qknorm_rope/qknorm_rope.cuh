@@ -4,7 +4,7 @@
 // y with the fp32 cache row of the token's position (interleaved or NeoX pairs, elements R..D-1
 // pass through the norm only), all in fp32, one rounding per element.
 //
-//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK, REGS, SPLIT, PIPE>, the reference's arguments
+//   template <T, IdT, NEOX, LANES, EPL, HPG, BLOCK, REGS, SPLIT, PIPE, ASYNC>, the reference's arguments
 //   grid = SPLIT == 0 ? ceil_div(N * 2 * H, (BLOCK / LANES) * HPG) : ceil_div(N * SPLIT, BLOCK / LANES),
 //   block = BLOCK; LANES * EPL == D.
 //
@@ -24,6 +24,10 @@
 // the token's position and cos/sin slice are loaded once per group and kept in registers for
 // all its steps (with SPLIT = 0 every group of HPG heads fetches them again, mostly from L2);
 // PIPE = 1 issues a step's loads before the step before it is reduced (SPLIT = 0: PIPE = 0).
+// ASYNC = A > 0 (SPLIT > 0, PIPE = 0) copies each step's chunks by cp.async into a ring of
+// A + 1 shared-memory slots per thread, A steps ahead: A steps' loads in flight per lane while a
+// step is reduced, none of them held in registers (PIPE holds one step's in registers). A
+// thread reads back only its own copies, so no barrier is needed.
 // Requirements (the task's constraints): bf16 or fp16; LANES * EPL == D; R % EPL == 0 and, for
 // NeoX, (R / 2) % EPL == 0 (a lane is all rotated or all passed through; partners whole lanes);
 // q / k / weights aligned to EPL * 2 bytes.
@@ -102,6 +106,43 @@ template <int N> __device__ __forceinline__ void load_f32(const float* p, float*
   }
 }
 
+// cp.async of one lane's chunk (BYTES = EPL * 2) into shared memory at the 32-bit address s:
+// .cg (L2 only: q and k are read once) for 16 bytes, .ca for 4 or 8 (.cg takes only 16). A
+// dead head copies nothing and zero-fills its slot (src-size 0), as the register path loads
+// zeros. The addresses are written out in 32 bits, so NVRTC and nvcc emit the same accesses.
+template <int BYTES> __device__ __forceinline__ void cp_async_chunk(unsigned s, const void* global, bool live) {
+  static_assert(BYTES == 4 || BYTES == 8 || BYTES == 16, "cp.async moves 4, 8 or 16 bytes");
+  const unsigned src_size = live ? BYTES : 0u;
+  if constexpr (BYTES == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(global), "r"(src_size) : "memory");
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(s), "l"(global), "n"(BYTES), "r"(src_size)
+                 : "memory");
+  }
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Wait until at most PENDING of this thread's committed groups are still in flight.
+template <int PENDING> __device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
+}
+template <int EPL> __device__ __forceinline__ Chunk<EPL> load_shared_chunk(unsigned s) {
+  Chunk<EPL> c;
+  if constexpr (EPL == 8) {
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(c.w[0]), "=r"(c.w[1]), "=r"(c.w[2]), "=r"(c.w[3]) : "r"(s) : "memory");
+  } else if constexpr (EPL == 4) {
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(c.w[0]), "=r"(c.w[1]) : "r"(s) : "memory");
+  } else {
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(c.w[0]) : "r"(s) : "memory");
+  }
+  return c;
+}
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm("" : "+r"(a));  // opaque from here: the offsets are added in 32 bits by both compilers
+  return a;
+}
+
 // Blocks per SM for __launch_bounds__ when the register budget REGS is set (0: ptxas's own
 // choice). Left to itself ptxas gave HPG = 2 56 registers, 56% occupancy, and the kernel sat at
 // half the DRAM bandwidth issuing instructions (ncu, ITERATIONS.md iteration 1).
@@ -167,7 +208,7 @@ __device__ __forceinline__ void norm_rotate_store(const Chunk<EPL>& x, T* dst, c
 // The SPLIT > 0 layout (see the top of the file): group g of the grid serves token g / SPLIT,
 // heads g % SPLIT + i * SPLIT. Every group runs the same number of steps, ceil(2H / SPLIT / HPG),
 // so the warp stays together through the shuffles; heads past 2H or tokens past N are masked.
-template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int SPLIT, int PIPE>
+template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int SPLIT, int PIPE, int ASYNC>
 __device__ __forceinline__ void by_token(T* q, T* k, const T* q_weight, const T* k_weight,
                                          const float* cos_sin_cache, const IdT* pos, int N, int H, int D, int R,
                                          long long q_stride, long long k_stride, float eps) {
@@ -224,7 +265,41 @@ __device__ __forceinline__ void by_token(T* q, T* k, const T* q_weight, const T*
   Chunk<EPL> x[HPG];
   T* dst[HPG];
   bool live[HPG], is_q[HPG];
-  if constexpr (PIPE) {
+  if constexpr (ASYNC > 0) {
+    // Slot k % (ASYNC + 1) holds step k's HPG chunks; thread-major, so a warp's 16-byte
+    // accesses are contiguous. Step k + ASYNC is issued into the slot step k - 1 read, whose
+    // values step k - 1 has already used: no read of a slot can race its refill.
+    constexpr int SLOTS = ASYNC + 1, BYTES = EPL * 2;
+    constexpr unsigned STEP = HPG * BLOCK * BYTES, RING = SLOTS * STEP;
+    __shared__ __align__(16) unsigned char ring[RING];
+    const unsigned mine = shared_address(ring) + threadIdx.x * BYTES;
+    const int nsteps = (steps + HPG - 1) / HPG;
+    // The slot written next and the one read next, stepped around the ring; head hh = part + i
+    // SPLIT exists iff hh < 2H (then i < steps, as part < SPLIT).
+    unsigned wr = mine, rd = mine;
+    int next = part;
+    auto issue = [&]() {
+#pragma unroll
+      for (int j = 0; j < HPG; ++j, next += SPLIT) {
+        const bool l = token_live && next < heads2;
+        const T* src = next < H ? q_tok + next * D : k_tok + (next - H) * D;
+        cp_async_chunk<BYTES>(wr + j * BLOCK * BYTES, l ? src : q, l);
+      }
+      cp_async_commit();  // one group a step, empty past the end: the count below stays exact
+      wr = wr + STEP == mine + RING ? mine : wr + STEP;
+    };
+#pragma unroll
+    for (int k = 0; k < ASYNC; ++k) issue();
+    for (int k = 0; k < nsteps; ++k) {
+      issue();  // into the slot step k - 1 read: its values are used, no race with the refill
+      cp_async_wait<ASYNC>();  // ASYNC + k + 1 groups committed: step k's is complete
+      locate(k * HPG, dst, live, is_q);
+#pragma unroll
+      for (int j = 0; j < HPG; ++j) x[j] = load_shared_chunk<EPL>(rd + j * BLOCK * BYTES);
+      rd = rd + STEP == mine + RING ? mine : rd + STEP;
+      finish(x, dst, live, is_q);
+    }
+  } else if constexpr (PIPE) {
     // The next step's loads are issued before this step's reduction: HPG more 16-byte loads in
     // flight per lane for HPG more chunks of registers.
     locate(0, dst, live, is_q);
@@ -250,14 +325,15 @@ __device__ __forceinline__ void by_token(T* q, T* k, const T* q_weight, const T*
 
 }  // namespace qknorm_rope_detail
 
-template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int REGS, int SPLIT, int PIPE>
+template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int REGS, int SPLIT, int PIPE,
+          int ASYNC>
 __global__ void __launch_bounds__(BLOCK, qknorm_rope_detail::min_blocks(BLOCK, REGS))
     qknorm_rope_kernel(T* q, T* k, const T* q_weight, const T* k_weight, const float* cos_sin_cache, const IdT* pos,
                        int N, int H, int D, int R, long long q_stride, long long k_stride, float eps) {
   using namespace qknorm_rope_detail;
   static_assert(LANES == 8 || LANES == 16 || LANES == 32, "a group is a power-of-two part of a warp");
   if constexpr (SPLIT > 0) {
-    by_token<T, IdT, NEOX, LANES, EPL, HPG, BLOCK, SPLIT, PIPE>(q, k, q_weight, k_weight, cos_sin_cache, pos, N, H, D, R,
+    by_token<T, IdT, NEOX, LANES, EPL, HPG, BLOCK, SPLIT, PIPE, ASYNC>(q, k, q_weight, k_weight, cos_sin_cache, pos, N, H, D, R,
                                                          q_stride, k_stride, eps);
     return;
   }

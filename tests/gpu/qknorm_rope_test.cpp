@@ -42,7 +42,10 @@ TEST(RunQknormRope, EveryCaseIsCorrectAndTheReferenceMeetsItsOracle) {
 // (partial-r64's 2H = 10 heads per token: groups straddle tokens, so the cos/sin slice cannot
 // always be shared), with the slice loaded after and before the reduction; the token-split
 // layout with SPLIT not dividing 2H (10 and 8 heads in 3 parts of 4 and 3 steps, 2 heads per step:
-// the masked heads past 2H and past a group's steps), pipelined too, and with one group per token.
+// the masked heads past 2H and past a group's steps), pipelined too, and with one group per token;
+// and through the cp.async ring (ASYNC): 2 heads a step in 3 slots, whose refills run past the
+// group's last step (empty groups, zero-filled dead heads), and 8-byte copies (EPL 4) in 4 slots
+// that wrap around the ring several times (10 steps a group).
 TEST(RunQknormRope, OtherLaneWidthsAndHeadsPerGroupAreCorrect) {
   AKO_REQUIRE_GPU();
   for (const char* params : {"--param LANES=32 --param EPL=4 --param HPG=1 --param BLOCK=128 --param REGS=0", "--param HPG=4 --param REGS=0",
@@ -50,7 +53,9 @@ TEST(RunQknormRope, OtherLaneWidthsAndHeadsPerGroupAreCorrect) {
                              "--param LANES=32 --param EPL=4 --param HPG=2 --param REGS=0",
                              "--param SPLIT=3 --param HPG=2 --param REGS=0",
                              "--param SPLIT=3 --param HPG=2 --param PIPE=1 --param REGS=0",
-                             "--param SPLIT=1 --param LANES=32 --param EPL=4 --param HPG=1 --param REGS=0"}) {
+                             "--param SPLIT=1 --param LANES=32 --param EPL=4 --param HPG=1 --param REGS=0",
+                             "--param SPLIT=3 --param HPG=2 --param PIPE=0 --param ASYNC=2 --param REGS=0",
+                             "--param SPLIT=1 --param LANES=32 --param EPL=4 --param HPG=1 --param PIPE=0 --param ASYNC=3 --param REGS=0"}) {
     const auto json = temp_json("qknorm-rope-params");
     const Ran r = run_ako(std::string("run task qknorm_rope --shapes partial-r64,neox-r32 ") + params +
                           " --no-time --no-checks --json " + json.string());

@@ -54,7 +54,7 @@ TEST(QknormRopeTask, CasesAreTheModelsLayoutsAndEveryFormOnTheSmallShapes) {
   EXPECT_EQ(checks, 3 * 2 * 4);
   const Case& flux = find_case(cases, "flux1 bf16 noneox pos_dtype=i64");
   EXPECT_EQ(flux.reference.name_expression, "qknorm_rope_reference<__nv_bfloat16, long long, false>");
-  EXPECT_EQ(flux.solution->name_expression, "qknorm_rope_kernel<__nv_bfloat16, long long, false, 16, 8, 2, 256, 0, 0, 0>");
+  EXPECT_EQ(flux.solution->name_expression, "qknorm_rope_kernel<__nv_bfloat16, long long, false, 16, 8, 2, 256, 0, 0, 0, 0>");
   EXPECT_EQ(flux.solution->grid[0], (4608u * 48 + 31) / 32);  // 16 groups of 16 lanes x 2 heads per block
   const Case& neox = find_case(cases, "neox-r32 fp16 neox pos_dtype=i32");
   EXPECT_EQ(neox.reference.name_expression, "qknorm_rope_reference<__half, int, true>");

@@ -7,7 +7,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int REGS, int SPLIT, int PIPE>
+template <typename T, typename IdT, bool NEOX, int LANES, int EPL, int HPG, int BLOCK, int REGS, int SPLIT, int PIPE,
+          int ASYNC>
 __global__ void qknorm_rope_kernel(T* q, T* k, const T* q_weight, const T* k_weight, const float* cos_sin_cache,
                                    const IdT* pos, int N, int H, int D, int R, long long q_stride, long long k_stride,
                                    float eps) {
