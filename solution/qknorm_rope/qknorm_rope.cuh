@@ -226,13 +226,18 @@ __device__ __forceinline__ void by_token(T* q, T* k, const T* q_weight, const T*
   const int heads2 = 2 * H;
   const int steps = (heads2 + SPLIT - 1) / SPLIT;  // heads per group, the same for every group
 
+  // The lane's cos/sin slice of the token: two loads that wait on the position's. The ASYNC
+  // path asks for its first heads before them, so that chain overlaps those copies.
   float cs[2 * CS];
-  if (token_live && rotated) {
-    const int cs_off = NEOX ? (first_half ? d0 : d0 - half) : d0 / 2;
-    const float* row = cos_sin_cache + static_cast<long long>(pos[t]) * R + cs_off;
-    load_f32<CS>(row, cs);
-    load_f32<CS>(row + half, cs + CS);
-  }
+  auto load_cs = [&]() {
+    if (token_live && rotated) {
+      const int cs_off = NEOX ? (first_half ? d0 : d0 - half) : d0 / 2;
+      const float* row = cos_sin_cache + static_cast<long long>(pos[t]) * R + cs_off;
+      load_f32<CS>(row, cs);
+      load_f32<CS>(row + half, cs + CS);
+    }
+  };
+  if constexpr (ASYNC == 0) load_cs();
   T* const q_tok = q + t * q_stride + d0;
   T* const k_tok = k + t * k_stride + d0;
   // Step i's HPG heads: where they live and whether they exist (masked ones load zeros).
@@ -290,6 +295,7 @@ __device__ __forceinline__ void by_token(T* q, T* k, const T* q_weight, const T*
     };
 #pragma unroll
     for (int k = 0; k < ASYNC; ++k) issue();
+    load_cs();
     for (int k = 0; k < nsteps; ++k) {
       issue();  // into the slot step k - 1 read: its values are used, no race with the refill
       cp_async_wait<ASYNC>();  // ASYNC + k + 1 groups committed: step k's is complete
