@@ -271,9 +271,9 @@ __device__ __forceinline__ void by_token(T* q, T* k, const T* q_weight, const T*
   T* dst[HPG];
   bool live[HPG], is_q[HPG];
   if constexpr (ASYNC > 0) {
-    // Slot k % (ASYNC + 1) holds step k's HPG chunks; thread-major, so a warp's 16-byte
-    // accesses are contiguous. Step k + ASYNC is issued into the slot step k - 1 read, whose
-    // values step k - 1 has already used: no read of a slot can race its refill.
+    // Slot s % (ASYNC + 1) holds step s's HPG chunks; thread-major, so a warp's 16-byte
+    // accesses are contiguous. Step s + ASYNC is issued into the slot step s - 1 read, whose
+    // values step s - 1 has already used: no read of a slot can race its refill.
     constexpr int SLOTS = ASYNC + 1, BYTES = EPL * 2;
     constexpr unsigned STEP = HPG * BLOCK * BYTES, RING = SLOTS * STEP;
     __shared__ __align__(16) unsigned char ring[RING];
@@ -294,12 +294,12 @@ __device__ __forceinline__ void by_token(T* q, T* k, const T* q_weight, const T*
       wr = wr + STEP == mine + RING ? mine : wr + STEP;
     };
 #pragma unroll
-    for (int k = 0; k < ASYNC; ++k) issue();
+    for (int ahead = 0; ahead < ASYNC; ++ahead) issue();
     load_cs();
-    for (int k = 0; k < nsteps; ++k) {
-      issue();  // into the slot step k - 1 read: its values are used, no race with the refill
-      cp_async_wait<ASYNC>();  // ASYNC + k + 1 groups committed: step k's is complete
-      locate(k * HPG, dst, live, is_q);
+    for (int step = 0; step < nsteps; ++step) {
+      issue();  // into the slot step - 1 read: its values are used, no race with the refill
+      cp_async_wait<ASYNC>();  // ASYNC + step + 1 groups committed: this step's is complete
+      locate(step * HPG, dst, live, is_q);
 #pragma unroll
       for (int j = 0; j < HPG; ++j) x[j] = load_shared_chunk<EPL>(rd + j * BLOCK * BYTES);
       rd = rd + STEP == mine + RING ? mine : rd + STEP;
