@@ -7,8 +7,8 @@
 #   scripts/sglang-gpu-check.sh --prepare ENGINE_TREE TVM_FFI_WHEEL SGLANG_WHEEL [TYPING_EXT_WHEEL]   (CPU)
 #   scripts/sglang-gpu-check.sh [--task T]... [--generic] [--build-only] [--quick] [--no-wrapper]   (GPU machine)
 #
-# --prepare fills .sgl-proof/ (git-ignored through .git/info/exclude, carried to the GPU
-# machine) from the engine tree `scripts/sglang-port-check.sh` ported into (its
+# --prepare fills .sgl-proof/ (or $SGL_PROOF: a second payload as .sgl-proof-NAME; both ignored by
+# .gitignore, carried to the GPU machine) from the engine tree `scripts/sglang-port-check.sh` ported into (its
 # <work>/sglang), the apache-tvm-ffi wheel and the sglang wheel (for SGLang's make_cpp_args):
 # the sgl_kernel include tree, every kernel and Python wrapper `ako port` wrote there, SGLang's
 # own JIT wrappers and kernels from the sglang wheel (scripts/sglang_engine_files.py: norm.py's
