@@ -5,12 +5,12 @@
 #   OUT=DIR scripts/gpu-tune-abba.sh TASK SHAPES [more ako tune args]
 #     SHAPES      comma separated, e.g. qwen-image,hunyuan-720p
 #     BUDGET      per class (default 30%), TUNE_TIME (default 240 s), STRATEGY (default evolve)
-# Writes under $OUT: config-before.json / config-after.json (the device's config file before the
-# tune and as the tune wrote it; the tree on the GPU machine is thrown away, so keep a config by
-# copying config-after.json into solution/TASK/configs/ here), config.diff, tune.json and
-# tune.jsonl.xz, runs/*.json (before-1, after-1, after-2, before-2: `ako run --shapes SHAPES`,
-# the committed config as device BEFORE), cases.txt (per case), summary.txt (printed last) and
-# logs.tar.xz.
+# Writes under $OUT five files (the device returns at most 8 a call, $OUT/a/b/file the deepest):
+# summary.txt (printed last), cases.txt (per case), config-after.json (the device's config file as
+# the tune wrote it; the tree on the GPU machine is thrown away, so keep a config by copying it
+# into solution/TASK/configs/ here), config.diff, and details.tar.xz holding config-before.json,
+# tune.json, tune.jsonl.xz, runs/*.json (before-1, after-1, after-2, before-2: `ako run --shapes
+# SHAPES`, the committed config as device BEFORE) and logs/.
 set -uo pipefail
 [ $# -ge 2 ] || { sed -n 2,13p "$0" >&2; exit 2; }
 TASK=$1 SHAPES=$2; shift 2
@@ -53,5 +53,7 @@ python3 scripts/abba_cases.py "$OUT"/runs/{before-1,after-1,after-2,before-2}.js
 tail -n 2 "$OUT/cases.txt" >> "$S"
 date -u +%FT%TZ > "$L/end.txt"
 [ -f "$OUT/tune.jsonl" ] && xz -9 "$OUT/tune.jsonl"
-tar cJf "$OUT/logs.tar.xz" -C "$OUT" logs && rm -rf "$L"
+details=(logs runs config-before.json)
+for f in tune.json tune.jsonl.xz; do [ -f "$OUT/$f" ] && details+=("$f"); done
+tar cJf "$OUT/details.tar.xz" -C "$OUT" "${details[@]}" && (cd "$OUT" && rm -rf "${details[@]}")
 cat "$S"
