@@ -115,7 +115,8 @@ PY
   echo "fetch-sglang-deps: packing $(du -sh "$TMP/site" | cut -f1) with xz -9e (a few minutes) ..."
   (cd "$TMP" && tar cf - --sort=name --mtime=@0 --owner=0 --group=0 site | xz -9e -T2 >"$TMP/site.tar.xz")
 fi
-(cd "$TMP" && split -b "${PART_MIB}M" -d -a 1 site.tar.xz site.tar.xz.part)
+# Two-digit suffixes: parts of 6 MiB or less are more than ten (one digit ran out there).
+(cd "$TMP" && split -b "${PART_MIB}M" -d -a 2 site.tar.xz site.tar.xz.part)
 {
   echo "python $PY"
   cat "$LIST"
