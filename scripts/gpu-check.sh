@@ -2,7 +2,7 @@
 # On the GPU machine, from the repository root, with bundle/ built here by
 # scripts/make-bundle.sh: the GPU test suite, `ako run task rmsnorm` cold and warm, and the
 # torch comparison measured in the same session, and a later run against the warm one
-# (run-to-run agreement). Carry ["bundle", "peers"]. Logs go to $OUT (default out/): a few files
+# (run-to-run agreement). Carry ["bundle-x", "peers"]. Logs go to $OUT (default out/): a few files
 # and logs.tgz with the rest; a short table is printed last.
 #   scripts/gpu-check.sh [quick]     quick: skip the GPU test suite
 set -uo pipefail
@@ -11,7 +11,8 @@ OUT=${OUT:-out}
 L="$OUT/logs"
 mkdir -p "$L"
 B=bundle/bin
-[ -x $B/ako ] || { echo "gpu-check: no bundle/bin/ako; run scripts/make-bundle.sh on the build machine and carry bundle/" >&2; exit 2; }
+[ -x bundle/bin/ako ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+[ -x $B/ako ] || { echo "gpu-check: no bundle/bin/ako; run scripts/make-bundle.sh on the build machine and carry bundle-x/" >&2; exit 2; }
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 # The iterate GPU test profiles with ncu and drives a throw-away repo with the git CLI.
 export AKO_NCU=${AKO_NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}

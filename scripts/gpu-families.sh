@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (carry ["bundle", "peers"]): the norm and modulation families (issue 14) in
+# On the GPU machine (carry ["bundle-x", "peers"]): the norm and modulation families (issue 14) in
 # one call. Per task: tune on this GPU and write its config file (evolve, bf16 unless TUNE_DTYPES, time-bounded),
 # run the task with that config (ako's table: reference, solution, in-run baselines), time torch
 # eager and SGLang's own kernel from Python on the same cases (bench/peer_timing.py), and join
@@ -7,13 +7,14 @@
 # Everything lands in $OUT/all.tgz (configs under $OUT/<task>/); $OUT/summary.txt is printed.
 #   OUT=out [TASKS="layernorm scale_shift"] [TUNE=1] [BUDGET=30%] [TUNE_TIME=90] [TUNE_DTYPES=bf16] [TUNE_ARGS=...] [PEERS=1]
 #     [PEER_ARGS="--deps /tmp/sglang-deps/site"] [GPU_TESTS=1] scripts/gpu-families.sh
-# (carry ["bundle", "peers"]; peer_timing's CuTe DSL column needs scripts/gpu-sglang-deps.sh first)
+# (carry ["bundle-x", "peers"]; peer_timing's CuTe DSL column needs scripts/gpu-sglang-deps.sh first)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
 mkdir -p "$OUT"
 B=bundle/bin
-[ -x $B/ako ] || { echo "gpu-families: no bundle/bin/ako (scripts/make-bundle.sh)" >&2; exit 2; }
+[ -x bundle/bin/ako ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+[ -x $B/ako ] || { echo "gpu-families: no bundle/bin/ako (scripts/make-bundle.sh, carry bundle-x)" >&2; exit 2; }
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 TASKS=${TASKS:-"layernorm scale_shift norm_scale_shift residual_gate_norm_scale_shift"}
 S="$OUT/summary.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine, from the repository root (carry bundle): tune some shapes of a task as
+# On the GPU machine, from the repository root (carry bundle-x): tune some shapes of a task as
 # classes of their own and measure the written config against the committed one, ABBA on the
 # same machine, so that a tune's gain is seen beside run-to-run noise before it is kept.
 #   OUT=DIR scripts/gpu-tune-abba.sh TASK SHAPES [more ako tune args]
@@ -17,7 +17,8 @@ TASK=$1 SHAPES=$2; shift 2
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
 A=${A:-bundle/bin/ako}
-[ -x "$A" ] || { echo "gpu-tune-abba: no $A; build it with scripts/make-bundle.sh and carry bundle/" >&2; exit 2; }
+[ "$A" != bundle/bin/ako ] || [ -x "$A" ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+[ -x "$A" ] || { echo "gpu-tune-abba: no $A; build it with scripts/make-bundle.sh and carry bundle-x/" >&2; exit 2; }
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 L=$OUT/logs; mkdir -p "$L" "$OUT/runs"; S=$OUT/summary.txt; : > "$S"
 date -u +%FT%TZ > "$L/start.txt"

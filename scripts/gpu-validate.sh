@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the GPU machine: `ako validate` (issue 18) for FLUX.1, Wan 14B and HunyuanVideo, eager and
-# under CUDA graphs (one --graph run each), the logs and JSON under $OUT (validate-<model>.{log,json}). Carry ["bundle", "peers", ".sgl-proof"]:
+# under CUDA graphs (one --graph run each), the logs and JSON under $OUT (validate-<model>.{log,json}). Carry ["bundle-x", "peers", ".sgl-proof"]:
 #   bundle       scripts/make-bundle.sh (bundle/bin/ako with `ako validate`)
 #   peers        scripts/fetch-sglang.sh (SGLang 0.5.23's kernels: the engine backend)
 #   .sgl-proof   scripts/sglang-port-check.sh (every task ported) then
@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
 mkdir -p "$OUT"
 AKO=bundle/bin/ako
-[ -x "$AKO" ] || { echo "gpu-validate: no $AKO (scripts/make-bundle.sh, carry bundle)" >&2; exit 2; }
+[ -x bundle/bin/ako ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+[ -x "$AKO" ] || { echo "gpu-validate: no $AKO (scripts/make-bundle.sh, carry bundle-x)" >&2; exit 2; }
 S="$OUT/summary.txt"
 : > "$S"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader >> "$S" 2>&1

@@ -4,7 +4,7 @@
 # the few shared libraries the GPU machine lacks (or has in another version) shipped in
 # bundle/lib with an rpath of $ORIGIN/../lib. NVRTC, CUPTI and the driver come from that
 # machine's own /usr/local/cuda and driver.
-#   scripts/make-bundle.sh      -> bundle/{bin,lib}
+#   scripts/make-bundle.sh      -> bundle/{bin,lib}, and bundle-x/ (scripts/pack-bundle.sh) to carry
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=build-bundle
@@ -32,4 +32,6 @@ if ldd bundle/bin/ako | grep -q libgit2; then
   echo "make-bundle: ako links libgit2 dynamically; the GPU machine has none" >&2; exit 2
 fi
 du -sh bundle
-echo "make-bundle: bundle/ ready (run it there with scripts/gpu-check.sh; carry [\"bundle\"])"
+# bundle/ (about 18 MiB) no longer fits in a device call beside the repository: carry bundle-x/.
+scripts/pack-bundle.sh
+echo "make-bundle: bundle/ ready; carry [\"bundle-x\"] and run scripts/gpu-unpack-bundle.sh there first"

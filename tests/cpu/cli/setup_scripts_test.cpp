@@ -90,4 +90,62 @@ TEST(Install, TheReadmeSaysWhereAkoIsAndHowToPutItOnPath) {
   EXPECT_EQ(setup.out, "1\n") << "setup.sh's last lines say it too";
 }
 
+// scripts/pack-bundle.sh and scripts/gpu-unpack-bundle.sh, on a stand-in bundle: what a device
+// call carries (bundle-x/) must unpack to the programs that were packed, and a corrupted or
+// missing one must stop the GPU scripts, not run something else.
+struct BundleDir {
+  fs::path dir = fs::temp_directory_path() / "ako-bundle-scripts";
+  BundleDir() {
+    fs::remove_all(dir);
+    fs::create_directories(dir / "bundle/bin");
+    fs::create_directories(dir / "bundle/lib");
+    std::ofstream(dir / "bundle/bin/hello") << "#!/bin/sh\necho hello-from-the-bundle\n";
+    fs::permissions(dir / "bundle/bin/hello", fs::perms::owner_all, fs::perm_options::add);
+    std::ofstream(dir / "bundle/lib/libstandin.so.1") << "not really a library\n";
+  }
+  Ran pack() const {
+    return run_shell("BUNDLE='" + (dir / "bundle").string() + "' BUNDLE_X='" + (dir / "bundle-x").string() + "' '" AKO_SOURCE_DIR
+                     "/scripts/pack-bundle.sh'");
+  }
+  Ran unpack(const std::string& from = "bundle-x") const {
+    return run_shell("BUNDLE_X='" + (dir / from).string() + "' BUNDLE='" + (dir / "out").string() + "' '" AKO_SOURCE_DIR
+                     "/scripts/gpu-unpack-bundle.sh'");
+  }
+};
+
+TEST(BundleScripts, TheCarriedBundleUnpacksToTheProgramsThatWerePacked) {
+  const BundleDir b;
+  const Ran packed = b.pack();
+  ASSERT_EQ(packed.status, 0) << packed.out;
+  EXPECT_TRUE(fs::exists(b.dir / "bundle-x/hello.xz"));
+  EXPECT_FALSE(fs::exists(b.dir / "bundle-x/hello")) << "only the xz'd program travels";
+  EXPECT_TRUE(has(ako::read_file(b.dir / "bundle-x/MANIFEST"), "  hello"));
+  const Ran unpacked = b.unpack();
+  ASSERT_EQ(unpacked.status, 0) << unpacked.out;
+  EXPECT_EQ(run_shell("'" + (b.dir / "out/bin/hello").string() + "'").out, "hello-from-the-bundle\n");
+  EXPECT_TRUE(fs::exists(b.dir / "out/lib/libstandin.so.1"));
+}
+
+TEST(BundleScripts, AProgramThatDiffersFromTheManifestIsRemovedAndFails) {
+  const BundleDir b;
+  ASSERT_EQ(b.pack().status, 0);
+  const Ran swapped = run_shell("printf '#!/bin/sh\\necho another\\n' | xz -c > '" + (b.dir / "bundle-x/hello.xz").string() + "'");
+  ASSERT_EQ(swapped.status, 0) << swapped.out;
+  const Ran unpacked = b.unpack();
+  EXPECT_EQ(unpacked.status, 1) << unpacked.out;
+  EXPECT_TRUE(has(unpacked.out, "differs from")) << unpacked.out;
+  EXPECT_FALSE(fs::exists(b.dir / "out")) << "nothing left for a GPU script to run";
+}
+
+TEST(BundleScripts, NothingCarriedExitsTwoAndSaysWhatToCarry) {
+  const BundleDir b;
+  const Ran unpacked = b.unpack("nothing-here");
+  EXPECT_EQ(unpacked.status, 2) << unpacked.out;
+  EXPECT_TRUE(has(unpacked.out, "carry bundle-x")) << unpacked.out;
+  const Ran packed = run_shell("BUNDLE='" + (b.dir / "none").string() + "' BUNDLE_X='" + (b.dir / "x").string() + "' '" AKO_SOURCE_DIR
+                               "/scripts/pack-bundle.sh'");
+  EXPECT_EQ(packed.status, 2) << packed.out;
+  EXPECT_TRUE(has(packed.out, "make-bundle.sh")) << packed.out;
+}
+
 }  // namespace
