@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine: `ako validate` (issue 18) for FLUX.1, Wan 14B and HunyuanVideo, eager and
 # under CUDA graphs (one --graph run each), the logs and JSON under $OUT (validate-<model>.{log,json}). Carry ["bundle-x", "peers", ".sgl-proof"]:
-#   bundle       scripts/make-bundle.sh (bundle/bin/ako with `ako validate`)
+#   bundle-x     scripts/make-bundle.sh (bundle/bin/ako with `ako validate`, packed; unpacked here)
 #   peers        scripts/fetch-sglang.sh (SGLang 0.5.23's kernels: the engine backend)
 #   .sgl-proof   scripts/sglang-port-check.sh (every task ported) then
 #                scripts/sglang-gpu-check.sh --prepare ... (the ported kernels, SGLang's own JIT wrappers
