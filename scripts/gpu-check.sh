@@ -11,7 +11,7 @@ OUT=${OUT:-out}
 L="$OUT/logs"
 mkdir -p "$L"
 B=bundle/bin
-[ -x bundle/bin/ako ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+scripts/gpu-unpack-bundle.sh --if-needed >&2  # bundle-x carried and no bundle/: unpack it
 [ -x $B/ako ] || { echo "gpu-check: no bundle/bin/ako; run scripts/make-bundle.sh on the build machine and carry bundle-x/" >&2; exit 2; }
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 # The iterate GPU test profiles with ncu and drives a throw-away repo with the git CLI.

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
 mkdir -p "$OUT"
 B=bundle/bin
-[ -x bundle/bin/ako ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+scripts/gpu-unpack-bundle.sh --if-needed >&2  # bundle-x carried and no bundle/: unpack it
 [ -x $B/ako ] || { echo "gpu-families: no bundle/bin/ako (scripts/make-bundle.sh, carry bundle-x)" >&2; exit 2; }
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 TASKS=${TASKS:-"layernorm scale_shift norm_scale_shift residual_gate_norm_scale_shift"}

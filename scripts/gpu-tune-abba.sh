@@ -17,7 +17,7 @@ TASK=$1 SHAPES=$2; shift 2
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
 A=${A:-bundle/bin/ako}
-[ "$A" != bundle/bin/ako ] || [ -x "$A" ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+[ "$A" != bundle/bin/ako ] || scripts/gpu-unpack-bundle.sh --if-needed >&2  # bundle-x carried and no bundle/: unpack it
 [ -x "$A" ] || { echo "gpu-tune-abba: no $A; build it with scripts/make-bundle.sh and carry bundle-x/" >&2; exit 2; }
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 L=$OUT/logs; mkdir -p "$L" "$OUT/runs"; S=$OUT/summary.txt; : > "$S"

@@ -20,7 +20,7 @@ OUT=${OUT:-out}
 WORK=${WORK:-/tmp/ako-tune-work}
 mkdir -p "$OUT" "$WORK"
 B=bundle/bin
-[ -x bundle/bin/ako ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+scripts/gpu-unpack-bundle.sh --if-needed >&2  # bundle-x carried and no bundle/: unpack it
 [ -x $B/ako ] || { echo "gpu-tune: no bundle/bin/ako; run scripts/make-bundle.sh on the build machine and carry bundle-x/" >&2; exit 2; }
 export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 DTYPES=${DTYPES:-bf16}

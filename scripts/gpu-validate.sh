@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
 mkdir -p "$OUT"
 AKO=bundle/bin/ako
-[ -x bundle/bin/ako ] || [ ! -d bundle-x ] || scripts/gpu-unpack-bundle.sh >&2  # bundle-x carried: unpack it
+scripts/gpu-unpack-bundle.sh --if-needed >&2  # bundle-x carried and no bundle/: unpack it
 [ -x "$AKO" ] || { echo "gpu-validate: no $AKO (scripts/make-bundle.sh, carry bundle-x)" >&2; exit 2; }
 S="$OUT/summary.txt"
 : > "$S"

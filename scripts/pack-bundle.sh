@@ -5,6 +5,7 @@
 # is, and a MANIFEST of the unpacked programs' sha256, which scripts/gpu-unpack-bundle.sh checks.
 #   scripts/pack-bundle.sh            -> bundle-x/   (BUNDLE=DIR / BUNDLE_X=DIR: other folders)
 set -euo pipefail
+[ $# -eq 0 ] || { sed -n 2,6p "$0" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 SRC=${BUNDLE:-bundle} DST=${BUNDLE_X:-bundle-x}
 ls "$SRC"/bin/* > /dev/null 2>&1 || { echo "pack-bundle: no $SRC/bin/*: run scripts/make-bundle.sh first" >&2; exit 2; }

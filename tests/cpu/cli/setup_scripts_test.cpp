@@ -107,9 +107,9 @@ struct BundleDir {
     return run_shell("BUNDLE='" + (dir / "bundle").string() + "' BUNDLE_X='" + (dir / "bundle-x").string() + "' '" AKO_SOURCE_DIR
                      "/scripts/pack-bundle.sh'");
   }
-  Ran unpack(const std::string& from = "bundle-x") const {
+  Ran unpack(const std::string& from = "bundle-x", const std::string& args = "") const {
     return run_shell("BUNDLE_X='" + (dir / from).string() + "' BUNDLE='" + (dir / "out").string() + "' '" AKO_SOURCE_DIR
-                     "/scripts/gpu-unpack-bundle.sh'");
+                     "/scripts/gpu-unpack-bundle.sh' " + args);
   }
 };
 
@@ -146,6 +146,30 @@ TEST(BundleScripts, NothingCarriedExitsTwoAndSaysWhatToCarry) {
                                "/scripts/pack-bundle.sh'");
   EXPECT_EQ(packed.status, 2) << packed.out;
   EXPECT_TRUE(has(packed.out, "make-bundle.sh")) << packed.out;
+}
+
+TEST(BundleScripts, IfNeededLeavesAnUnpackedBundleAloneAndAWrongArgumentTouchesNothing) {
+  const BundleDir b;
+  ASSERT_EQ(b.pack().status, 0);
+  fs::create_directories(b.dir / "out/bin");
+  std::ofstream(b.dir / "out/bin/ako") << "#!/bin/sh\necho the-bundle-already-here\n";
+  fs::permissions(b.dir / "out/bin/ako", fs::perms::owner_all, fs::perm_options::add);
+  const Ran kept = b.unpack("bundle-x", "--if-needed");
+  EXPECT_EQ(kept.status, 0) << kept.out;
+  EXPECT_TRUE(fs::exists(b.dir / "out/bin/ako"));
+  EXPECT_FALSE(fs::exists(b.dir / "out/bin/hello")) << "an unpacked bundle is not replaced";
+  const Ran none = b.unpack("nothing-here", "--if-needed");
+  EXPECT_EQ(none.status, 0) << "nothing carried, nothing to do: " << none.out;
+  const Ran wrong = b.unpack("bundle-x", "--help");
+  EXPECT_EQ(wrong.status, 2) << wrong.out;
+  EXPECT_TRUE(has(wrong.out, "--if-needed")) << "prints its usage: " << wrong.out;
+  EXPECT_TRUE(fs::exists(b.dir / "out/bin/ako")) << "a wrong argument removes nothing";
+  const Ran unpacked = b.unpack();
+  ASSERT_EQ(unpacked.status, 0) << unpacked.out;
+  EXPECT_TRUE(fs::exists(b.dir / "out/bin/hello")) << "without --if-needed it unpacks over it";
+  const Ran pack_wrong = run_shell("'" AKO_SOURCE_DIR "/scripts/pack-bundle.sh' --help");
+  EXPECT_EQ(pack_wrong.status, 2) << pack_wrong.out;
+  EXPECT_TRUE(has(pack_wrong.out, "pack bundle/ into bundle-x/")) << pack_wrong.out;
 }
 
 }  // namespace
