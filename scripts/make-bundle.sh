@@ -18,7 +18,9 @@ strip --strip-debug bundle/bin/*
 # Ship what the GPU machine lacks: fmt 9 (it has the same soname, but shipping it removes the
 # doubt) and Google Benchmark 1.7.1 (it has 1.8.3, another soname).
 for lib in libfmt.so.9 libbenchmark.so.1debian; do
-  src=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+  # awk reads to the end: an early exit could stop ldconfig by SIGPIPE, and with pipefail the
+  # assignment's failure ended the script without a word (seen 2026-11-30).
+  src=$(ldconfig -p | awk -v l="$lib" '$1 == l && f == "" {f = $NF} END {print f}')
   [ -n "$src" ] || { echo "make-bundle: $lib not found here" >&2; exit 2; }
   cp -L "$src" bundle/lib/
 done
@@ -28,7 +30,7 @@ missing=$(for b in bundle/bin/*; do ldd "$b" | grep "not found" | grep -v libcud
 if [ -n "$missing" ]; then
   echo "make-bundle: unresolved libraries:" >&2; echo "$missing" >&2; exit 2
 fi
-if ldd bundle/bin/ako | grep -q libgit2; then
+if ldd bundle/bin/ako | grep libgit2 > /dev/null; then  # not grep -q: ldd's SIGPIPE would read as no
   echo "make-bundle: ako links libgit2 dynamically; the GPU machine has none" >&2; exit 2
 fi
 du -sh bundle
