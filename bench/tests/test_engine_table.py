@@ -179,6 +179,19 @@ class SizeCopyLabelTest(unittest.TestCase):
         self.assertIn("3 (1 beyond a copy, 1 within reach, 1 no size copy): u-beyond", md)
         return a, text, md
 
+    def test_a_case_already_under_its_copy_is_not_beyond_it(self):
+        # ako 115 us, 1.043x over 120 us (83% of copy): 1.1x needs 109.09 us, a copy of the bytes
+        # takes 125 us; ako already runs under it (a latency-bound case, the copy's fixed costs),
+        # so the copy is no floor there: within reach (the old rule said beyond), and the line says why.
+        # The same times on a case with a copy bar (20M elements, bandwidth-bound): the copy stays
+        # its floor, beyond a copy as before.
+        d = doc([labelled(case("u-under-copy", 1e6, 115.0, 300.0, 120.0), size_copy(125.0, 1)),
+                 labelled(case("u-big-under-copy", 20e6, 115.0, 300.0, 120.0), size_copy(125.0, 1))])
+        a = engine_table.analyse(d)
+        self.assertEqual(a["labels"]["under_1_1x"], ["within reach", "beyond a copy"])
+        self.assertIn("1.1x needs 109.09 us, a copy 125.00 us, ako 115.00 us already under it; within reach)",
+                      a["misses"]["under_1_1x"][0])
+
     def test_engine_timing_layout(self):
         a, text, _ = self.check(doc(label_cases()))
         self.assertEqual(a["cols"], ["torch", "sglang_cute"])
