@@ -633,7 +633,8 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 // norm_scale_shift iteration 2). Tuned, so the other widths keep the cap where it pays.
 // A larger value pins an occupancy: 20 blocks of 64 threads caps the registers at 48, 6 of 256
 // at 40 (Wan's fp32 per-frame affine RMSNorm, iteration 23), and in the residual fusion 10 of
-// 128 at 48 (its fp32 per-frame RMSNorm, iteration 24). The 20 came
+// 128 at 48 (its fp32 per-frame RMSNorm, iteration 24) and 8 of 128 at 64 (its fp32 per-frame
+// affine LayerNorm, iteration 27). The 20 came
 // in when nvcc's build (what `ako port` ships) still took 54 where NVRTC's took 48
 // (norm_scale_shift iteration 17); since iteration 18 both compilers emit the same code, and
 // the pin keeps the count the class was measured at.
