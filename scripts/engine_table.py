@@ -17,7 +17,7 @@ with its kernels; its rate = its bytes / its time, as they may be rounded to 64 
   within reach    otherwise; a "slower" miss always (the engine kernel does it)
   no size copy    the case has no size copy measured (older files): no guess
 
-    scripts/engine_table.py FILE.json [FILE.json ...] [--markdown] [--by-shape]
+    scripts/engine_table.py FILE.json [FILE.json ...] [--markdown] [--by-shape] [--write DIR]
 
 Text by default; --markdown writes the table as markdown; --by-shape one row per shape (its
 cases' ranges, ako's speedups' minimum and geometric mean, the cases behind) for bench/RESULTS.md.
@@ -25,6 +25,7 @@ Every time is an IQM of interleaved samples from one process (the JSON says how 
 import argparse
 import json
 import math
+import os
 import sys
 
 AKO = "ako_port"
@@ -237,6 +238,10 @@ def main(argv=None):
                                              "or `ako run TASK --size-copy --json` results")
     ap.add_argument("--markdown", action="store_true", help="the per-case table in markdown")
     ap.add_argument("--by-shape", action="store_true", help="one markdown row per shape")
+    ap.add_argument("--write", metavar="DIR",
+                    help="write each file's three tables into DIR (STEM-table.txt, STEM-table.md, STEM-by-shape.md, "
+                         "STEM the file's name without .json) and print only each one's summary: its first line, "
+                         "the per-engine lines and the three bars' counts (their cases cut at 300 characters)")
     args = ap.parse_args(argv)
     for f in args.files:
         try:
@@ -248,8 +253,27 @@ def main(argv=None):
         if doc.get("schema") != "ako.peer_bench/1" or not any(p["name"] == AKO for p in doc.get("peers", [])):
             sys.exit(f"engine_table: {f} is no engine timing (ako.peer_bench/1 with an '{AKO}' peer: "
                      "scripts/sglang_port_gpu.py --engine-timing writes it) nor an `ako run --json` result")
-        print(by_shape(doc) if args.by_shape else render(doc, args.markdown))
+        if args.write:
+            write_tables(doc, f, args.write)
+        else:
+            print(by_shape(doc) if args.by_shape else render(doc, args.markdown))
         print()
+
+
+def write_tables(doc, path, out_dir):
+    """The session scripts' steps after a run, in one call: the text, markdown and by-shape tables
+    into out_dir, and the summary printed."""
+    stem = os.path.basename(path)
+    stem = stem[:-len(".json")] if stem.endswith(".json") else stem
+    os.makedirs(out_dir, exist_ok=True)
+    text = render(doc)
+    for name, body in ((f"{stem}-table.txt", text), (f"{stem}-table.md", render(doc, True)),
+                       (f"{stem}-by-shape.md", by_shape(doc))):
+        with open(os.path.join(out_dir, name), "w") as fh:
+            fh.write(body + "\n")
+    lines = text.split("\n")
+    keep = [lines[0]] + [ln for ln in lines if ln.startswith(("ako vs ", "slower than", "under "))]
+    print("\n".join(ln if len(ln) <= 300 else ln[:297] + "..." for ln in keep))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import contextlib
 import importlib.util
 import io
 import json
+import os
 import pathlib
 import sys
 import tempfile
@@ -224,6 +225,29 @@ class SizeCopyLabelTest(unittest.TestCase):
         self.assertIn("under 90% of copy: 1 (0 beyond a copy, 0 within reach, 1 no size copy): image-under", text)
         self.assertIn("95%): 1 (0 beyond a copy, 0 within reach, 1 no size copy)", text)
         self.assertIn("slower than torch or an engine kernel: 0\n", text)
+
+    def test_write_puts_the_three_tables_in_a_folder_and_prints_the_summary(self):
+        d = ako_run_doc(label_cases())
+        with tempfile.TemporaryDirectory() as t:
+            f = f"{t}/norm_scale_shift.json"
+            with open(f, "w") as fh:
+                json.dump(d, fh)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                engine_table.main([f, "--write", f"{t}/tables"])
+            files = sorted(os.listdir(f"{t}/tables"))
+            self.assertEqual(files, ["norm_scale_shift-by-shape.md", "norm_scale_shift-table.md",
+                                     "norm_scale_shift-table.txt"])
+            with open(f"{t}/tables/norm_scale_shift-table.txt") as fh:
+                self.assertEqual(fh.read(), engine_table.render(d) + "\n")   # the whole table there
+            with open(f"{t}/tables/norm_scale_shift-by-shape.md") as fh:
+                self.assertEqual(fh.read(), engine_table.by_shape(d) + "\n")
+            printed = out.getvalue()
+            self.assertTrue(printed.startswith("norm_scale_shift: NVIDIA H200"), printed)
+            self.assertIn("ako vs sglang_cute:", printed)
+            self.assertIn("under 90% of copy: 3 (1 beyond a copy, 1 within reach, 1 no size copy)", printed)
+            self.assertNotIn("u-within bf16", printed.split("\n")[1])   # no per-case rows, only the summary
+            self.assertTrue(all(len(line) <= 300 for line in printed.split("\n")))
 
 
 # scripts/sglang_port_timing.py's size copy, timed by the real Timer on a faked torch: every call
