@@ -12,8 +12,8 @@ with its kernels; its rate = its bytes / its time, as they may be rounded to 64 
   beyond a copy   the bar needs ako faster than that copy: under 1.1x, engine_us / 1.1 is less
                   than the copy's time for the case's bytes, unless the case is small (no copy
                   bar) and ako already runs under that time (latency-bound: the copy's fixed
-                  costs make it no floor); the copy
-                  bar, the copy itself runs under the bar's % of the 1 GiB copy
+                  costs make it no floor); the copy bar, the copy itself runs under the bar's
+                  % of the 1 GiB copy
   within reach    otherwise; a "slower" miss always (the engine kernel does it)
   no size copy    the case has no size copy measured (older files): no guess
 
