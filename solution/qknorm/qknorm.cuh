@@ -107,6 +107,26 @@ template <int VEC, bool CS> __device__ __forceinline__ void store(void* p, const
   }
 }
 
+// Shared memory through 32-bit addresses in inline PTX, as in solution/norm_scale_shift: nvcc
+// (SGLang's JIT, where `ako port` ships this file) keeps shared-memory pointers in 32 bits and
+// NVRTC (where ako measures it) in 64, and the across-heads kernels (a group wider than a warp:
+// the partial sums' exchange) came out as different machine code from the two compilers, same
+// registers (scripts/sglang-port-check.sh, 2026-11-30: 10 of 20 kernels). Written out, both emit
+// the same accesses. volatile and "memory": kept in order around the barrier.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm("" : "+r"(a));  // opaque from here: the offsets are added in 32 bits by both compilers
+  return a;
+}
+__device__ __forceinline__ void store_shared_f32(unsigned addr, float v) {
+  asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(v) : "memory");
+}
+__device__ __forceinline__ float load_shared_f32(unsigned addr) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
+  return v;
+}
+
 }  // namespace qknorm_detail
 
 // One form's rows (the kernel below passes its parameters).
@@ -170,17 +190,19 @@ __device__ __forceinline__ void qknorm_rows(T* q, T* k, const T* q_weight, const
 #pragma unroll
     for (int o = (GROUP < 32 ? GROUP : 32) / 2; o > 0; o /= 2) sum[i] += __shfl_xor_sync(0xffffffffu, sum[i], o);
   if constexpr (kWarpsPerGroup > 1) {
-    __shared__ float partial[ROWS][BLOCK / 32];
+    __shared__ float partial[ROWS * (BLOCK / 32)];  // [row][warp]
+    const unsigned base_addr = shared_address(partial);
     const int warp = threadIdx.x / 32;
     if (threadIdx.x % 32 == 0)
 #pragma unroll
-      for (int i = 0; i < ROWS; ++i) partial[i][warp] = sum[i];
+      for (int i = 0; i < ROWS; ++i) store_shared_f32(base_addr + 4u * (i * (BLOCK / 32) + warp), sum[i]);
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < ROWS; ++i) {
       float t = 0.f;
 #pragma unroll
-      for (int w = 0; w < kWarpsPerGroup; ++w) t += partial[i][group * kWarpsPerGroup + w];
+      for (int w = 0; w < kWarpsPerGroup; ++w)
+        t += load_shared_f32(base_addr + 4u * (i * (BLOCK / 32) + group * kWarpsPerGroup + w));
       sum[i] = t;
     }
   }
