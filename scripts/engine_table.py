@@ -114,6 +114,7 @@ def analyse(doc):
         row = {"case": c, "ako": ako, "ako_pct": pct(c, ako, bw) if ako else None, "peers": {}}
         label = f"{c['shape']} {c['dtype']} {axes_text(c)}"
         cu = copy_us(c)
+        want = copy_bar(c.get("elements", 0))   # the copy bar's %, None for a small case
         for n in cols:
             us = us_of(c, n)
             if us is None or ako is None:
@@ -128,12 +129,11 @@ def analyse(doc):
                 need = us / 1.1   # ako's time for 1.1x; a copy of the case's bytes takes cu
                 # A small case (no copy bar: latency-bound) where ako already runs under the copy's
                 # time: the copy has fixed costs ako has not, so it is no floor there.
-                floor = cu is not None and (ako >= cu or copy_bar(c.get("elements", 0)) is not None)
+                floor = cu is not None and (ako >= cu or want is not None)
                 how = NO_COPY if cu is None else (BEYOND if need < cu and floor else WITHIN)
                 miss("under_1_1x", f"{label} ({n} at {p:.0f}% of copy, {x:.3f}x" +
                      ("" if cu is None else f"; 1.1x needs {need:.2f} us, a copy {cu:.2f} us" +
                       ("" if floor else f", ako {ako:.2f} us already under it")), how)
-        want = copy_bar(c.get("elements", 0))
         if ako and want and row["ako_pct"] < want:
             cp = pct(c, cu, bw) if cu else None   # the size copy's own % of the 1 GiB copy
             how = NO_COPY if cp is None else (BEYOND if cp < want else WITHIN)
