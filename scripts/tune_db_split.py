@@ -84,6 +84,8 @@ def main(argv=None):
     ap.add_argument("--within", type=float, default=0.5, help="percent of a case's best (default 0.5)")
     ap.add_argument("--top", type=int, default=0, help="each case's K fastest variants")
     args = ap.parse_args(argv)
+    if args.within < 0 or args.top < 0:
+        ap.error("--within and --top take a value of 0 or more")
     try:
         records = load(args.db)
     except (OSError, ValueError, lzma.LZMAError) as e:

@@ -67,6 +67,9 @@ class TuneDbSplitTest(unittest.TestCase):
     def test_another_shape_and_a_database_it_cannot_use_are_named(self):
         r = self.run_script(DB, "--shape", "other")
         self.assertIn("1 variants, 1 cases; 1 parameter set(s)", r.stdout)
+        r = self.run_script(DB, "--within", "-1")   # no case could be covered: refused, not an empty cover
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--within and --top take a value of 0 or more", r.stderr)
         r = self.run_script(DB, "--match", "fp32")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("no correct case in", r.stderr)
