@@ -15,26 +15,10 @@ namespace ako::port {
 using task::BufferSpec;
 using task::TaskSpec;
 
-const BufferSpec* find_buffer(const TaskSpec& s, const std::string& n) {
-  for (const auto& b : s.buffers)
-    if (b.name == n) return &b;
-  return nullptr;
-}
-
 const task::ScalarSpec* find_scalar(const TaskSpec& s, const std::string& n) {
   for (const auto& v : s.scalars)
     if (v.name == n) return &v;
   return nullptr;
-}
-
-const BufferSpec& storage_of(const TaskSpec& s, const BufferSpec& b) {
-  if (!b.view) return b;
-  const BufferSpec* storage = find_buffer(s, b.view->of);
-  return storage ? *storage : b;
-}
-
-bool from_storage(const TaskSpec& s, const BufferSpec& b) {
-  return b.view && std::count(s.solution.args.begin(), s.solution.args.end(), b.view->of) > 0;
 }
 
 bool is_dim(const TaskSpec& s, const std::string& n) { return std::count(s.dims.begin(), s.dims.end(), n) > 0; }
@@ -155,14 +139,6 @@ std::string presence_cpp(const TaskSpec& s, const BufferSpec& b, const std::stri
 }
 
 namespace {
-
-// Tensors the entry point takes: the kernel's buffer args but for views taken from their storage.
-std::vector<const BufferSpec*> entry_tensors(const TaskSpec& s) {
-  std::vector<const BufferSpec*> out;
-  for (const auto& a : s.solution.args)
-    if (const BufferSpec* b = find_buffer(s, a); b && !from_storage(s, *b)) out.push_back(b);
-  return out;
-}
 
 bool mentions(const std::string& expr, const std::string& id) { return task::expr_identifiers(expr).count(id) > 0; }
 

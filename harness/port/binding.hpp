@@ -19,16 +19,17 @@
 #include <vector>
 
 #include "port/port_names.hpp"
+#include "task/entry_view.hpp"
 #include "task/spec.hpp"
 
 namespace ako::port {
 
-const task::BufferSpec* find_buffer(const task::TaskSpec& spec, const std::string& name);
+// Which tensors the entry point takes (task/entry_view.hpp: ako's class choice reads the same).
+using task::entry_tensors;
+using task::find_buffer;
+using task::from_storage;
+using task::storage_of;
 const task::ScalarSpec* find_scalar(const task::TaskSpec& spec, const std::string& name);
-// The buffer a view is a window into; the buffer itself when it is not a view.
-const task::BufferSpec& storage_of(const task::TaskSpec& spec, const task::BufferSpec& b);
-// A view computed from its storage tensor rather than taken as a tensor of its own.
-bool from_storage(const task::TaskSpec& spec, const task::BufferSpec& b);
 bool is_dim(const task::TaskSpec& spec, const std::string& name);
 bool is_integer_literal(const std::string& expr);
 

@@ -14,6 +14,7 @@
 
 #include "common/error.hpp"
 #include "task/config.hpp"
+#include "task/entry_view.hpp"
 #include "task/expr.hpp"
 
 namespace ako::search {
@@ -26,9 +27,13 @@ Params default_params(const task::TaskSpec& spec) {
   return p;
 }
 
-std::string shape_when(const task::ShapeSpec& s) {
+// The shape's dims, but for those some of its cases' entry cannot see (`unseen`): there the port
+// passes 1 (task/entry_view.hpp), so `F == 21` would keep a class from the very cases it was
+// tuned on.
+std::string shape_when(const task::ShapeSpec& s, const std::set<std::string>& unseen) {
   std::string w;
-  for (const auto& [k, v] : s.dims) w += fmt::format("{}{} == {}", w.empty() ? "" : " && ", k, v);
+  for (const auto& [k, v] : s.dims)
+    if (!unseen.count(k)) w += fmt::format("{}{} == {}", w.empty() ? "" : " && ", k, v);
   return w;
 }
 
@@ -83,8 +88,8 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
       if (c.name == name) name += "-tuned";
     return name;
   };
-  auto own_when = [&](const task::ShapeSpec& s) {
-    return where.empty() ? shape_when(s) : fmt::format("({}) && ({})", shape_when(s), where);
+  auto own_when = [&](const task::ShapeSpec& s, const std::set<std::string>& unseen) {
+    return where.empty() ? shape_when(s, unseen) : fmt::format("({}) && ({})", shape_when(s, unseen), where);
   };
   bool any_taken = false;
   for (const auto* s : shapes) {
@@ -93,11 +98,13 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
     std::map<int, std::set<std::string>> by_class;
     int first_taken = -1;  // the class the shape's first case goes to: what a class of its own starts from
     bool left_out = false;  // --where left some of the shape's cases out
+    std::set<std::string> unseen;  // dims the entry of some case taken cannot see
     for (const auto& v : task::shape_variant_cases(spec, *s)) {
       if (!where_holds(where, v.env)) {
         left_out = true;
         continue;
       }
+      for (const auto& d : task::unseen_dims(spec, v.env)) unseen.insert(d);
       const int c = task::first_matching_class(spec.config_classes, v.env);
       if (first_taken < 0) first_taken = c;
       by_class[c].insert(v.labels.begin(), v.labels.end());
@@ -114,7 +121,7 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
     }
     const Params current = first_taken >= 0 ? spec.config_classes[first_taken].params : default_params(spec);
     if (mode == ClassMode::shape || by_class.size() == 1) {
-      ShapeClass& cls = own.emplace_back(ShapeClass{own_name(*s), own_when(*s), {s}, {}, current, false});
+      ShapeClass& cls = own.emplace_back(ShapeClass{own_name(*s), own_when(*s, unseen), {s}, {}, current, false});
       if (left_out)
         for (const auto& [c, labels] : by_class) cls.only_cases[s->name].insert(labels.begin(), labels.end());
       continue;
@@ -123,7 +130,7 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
     // config's classes (which take the others first), written with the shape's dims only (and
     // --where's expression).
     for (const auto& [c, labels] : by_class) {
-      ShapeClass& cls = c >= 0 ? configured[c] : rest.emplace_back(ShapeClass{own_name(*s), own_when(*s), {}, {},
+      ShapeClass& cls = c >= 0 ? configured[c] : rest.emplace_back(ShapeClass{own_name(*s), own_when(*s, unseen), {}, {},
                                                                               default_params(spec), false});
       cls.shapes.push_back(s);
       cls.only_cases[s->name] = labels;

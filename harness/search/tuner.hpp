@@ -55,7 +55,9 @@ enum class ClassMode { config, shape };
 // `where` (`ako tune --where`, empty: every case): an expression over a case's dims, flags and
 // axes, as a class's `when`; only the cases it holds for are scored. A class of a shape's own is
 // then named shape-NAME-<where> and its `when` is the shape's dims && (where), so a written
-// config puts it ahead of the classes that keep the shape's other cases. Throws ako::Error when
+// config puts it ahead of the classes that keep the shape's other cases. A shape's own `when`
+// leaves out a dim that the entry point of some case it takes cannot see (task/entry_view.hpp:
+// scale_shift's F where the modulation is not per frame, passed there as 1). Throws ako::Error when
 // `where` fails to evaluate or holds for no case of the shapes.
 std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
                                      ClassMode mode, const std::string& where = "");

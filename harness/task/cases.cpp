@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "task/config.hpp"
+#include "task/entry_view.hpp"
 #include "task/expr.hpp"
 #include "task/json_field.hpp"
 #include "task/name_expression.hpp"
@@ -471,14 +472,18 @@ Case make_case(const TaskSpec& spec, const ShapeSpec& shape, DType dtype, const 
   c.reference = instantiate(spec, spec.reference, "reference", env, c, {}, scalars, label);
 
   if (compare) {
-    ParamChoice choice = choose_params(spec, class_env(env, dtype), overrides, label, shape.name);
-    ExprEnv solution_env = env;
+    ParamChoice choice = choose_params(spec, class_env(spec, env, dtype), overrides, label, shape.name);
+    // The solution runs as the port runs it: with the dims its entry point can see (a dim no
+    // tensor of this case is shaped by is 1 there), in its launch and its scalar arguments.
+    ExprEnv solution_env = as_entry_sees(spec, env);
+    const ScalarValues solution_scalars =
+        solution_env == env ? scalars : evaluate_scalars(spec, spec.scalars, "", solution_env, label);
     for (const auto& [name, v] : choice.params) solution_env[name] = v;
     check_constraints(spec, solution_env, choice, label);
     c.params = choice.params;
     c.config_class = choice.config_class;
     c.config_note = choice.note;
-    c.solution = instantiate(spec, spec.solution, "solution", solution_env, c, c.params, scalars, label);
+    c.solution = instantiate(spec, spec.solution, "solution", solution_env, c, c.params, solution_scalars, label);
     for (size_t i = 0; i < spec.baselines.size(); ++i)
       c.baselines.push_back(instantiate_baseline(spec, i, env, c, scalars, label));
   }
@@ -529,11 +534,12 @@ std::vector<ShapeVariant> shape_variant_cases(const TaskSpec& spec, const ShapeS
   const auto chosen = shape_variants(spec, shape, combos, true);
   for (DType dtype : spec.dtypes)
     for (const Variant* v : chosen)
-      out.push_back({class_env(case_env(shape, *v), dtype), {make_label(shape.name, dtype, v->flags, v->axes)}});
+      out.push_back({class_env(spec, case_env(shape, *v), dtype), {make_label(shape.name, dtype, v->flags, v->axes)}});
   return out;
 }
 
-ExprEnv class_env(ExprEnv env, DType dtype) {
+ExprEnv class_env(const TaskSpec& spec, ExprEnv env, DType dtype) {
+  env = as_entry_sees(spec, std::move(env));
   env["dtype"] = string_value(dtype_name(dtype));
   return env;
 }

@@ -74,9 +74,11 @@ struct Case {
 // What must hold for every variant (tuning constraints, config class choice) iterates these.
 std::vector<std::map<std::string, int64_t, std::less<>>> variant_envs(const TaskSpec& spec);
 
-// The environment a config class's `when` is evaluated in: a case's dims, flags and axes, and
-// `dtype` as the string value of its name (`dtype == 'fp16'`).
-ExprEnv class_env(ExprEnv env, DType dtype);
+// The environment a config class's `when` is evaluated in: a case's dims as the engine's entry
+// point sees them (task/entry_view.hpp: a dim no tensor of the case is shaped by is 1, as the
+// port passes it), its flags and axes, and `dtype` as the string value of its name
+// (`dtype == 'fp16'`).
+ExprEnv class_env(const TaskSpec& spec, ExprEnv env, DType dtype);
 
 // One flag, axis and dtype combination the task runs on a compare shape (its `when`), without
 // params: the environment a config class's `when` is evaluated in (class_env) and its case

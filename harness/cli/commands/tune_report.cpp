@@ -35,8 +35,9 @@ std::vector<UnseenShape> unseen_shapes(const task::TaskSpec& spec, const std::ve
     if (std::find(tuned.begin(), tuned.end(), &s) != tuned.end()) continue;
     // The first variant in the first dtype: the shape's first case, as the report names one
     // class per shape (a class that splits cases by flag, axis or dtype is named by that case).
-    task::ExprEnv env = task::class_env(task::variant_envs(spec).front(), spec.dtypes.front());
+    task::ExprEnv env = task::variant_envs(spec).front();
     for (const auto& [k, v] : s.dims) env[k] = v;
+    env = task::class_env(spec, std::move(env), spec.dtypes.front());
     const task::ClassChoice cc = task::choose_config_class(spec, classes, env, s.name);
     out.push_back({s.name, cc.index >= 0 ? classes[cc.index].name : std::string(), cc.note});
   }

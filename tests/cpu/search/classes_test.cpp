@@ -63,5 +63,23 @@ TEST(TuneClasses, AxisDependentConfigClassesTunePerShape) {
   EXPECT_EQ(own, shapes.size());
 }
 
+// A shape's own class leaves out a dim that the entry point of some case it takes cannot see
+// (task/entry_view.hpp): with `F == 21`, Wan's [B, C] cases (F passed as 1 by the port) would
+// fall to another class. A class that takes only per-frame cases keeps F.
+TEST(TuneClasses, AShapesOwnClassNamesOnlyTheDimsItsCasesEntrySees) {
+  const task::TaskSpec spec = task::load_task(kRoot, "scale_shift");
+  const task::ShapeSpec* wan = nullptr;
+  for (const auto& s : spec.shapes)
+    if (s.name == "wan13b-480p") wan = &s;
+  ASSERT_NE(wan, nullptr);
+  const auto all = make_classes(spec, {wan}, ClassMode::shape);
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all.front().name, "shape-wan13b-480p");
+  EXPECT_EQ(all.front().when, "B == 1 && C == 1536 && L == 32760");
+  const auto frames = make_classes(spec, {wan}, ClassMode::shape, "layout == 'bf1c'");
+  ASSERT_FALSE(frames.empty());
+  EXPECT_EQ(frames.front().when, "(B == 1 && C == 1536 && F == 21 && L == 32760) && (layout == 'bf1c')");
+}
+
 }  // namespace
 }  // namespace ako::search
