@@ -6,6 +6,7 @@
 
 #include "task/cases.hpp"
 #include "task/config.hpp"
+#include "task/device_config.hpp"
 #include "task/entry_view.hpp"
 #include "task/spec.hpp"
 
@@ -67,6 +68,36 @@ TEST(EntryView, CasesChooseTheClassAndPassTheSolutionTheDimsTheEntrySees) {
     ++seen;
   }
   EXPECT_GT(seen, 0);
+}
+
+// The committed configs name no dim a case's entry cannot see where it would change the case's
+// class: such a class (`F == 21` on the [B, C] cases) silently serves nobody there, in ako as in
+// the port. Every task of the repository, every device file, every case.
+TEST(EntryView, NoCommittedConfigClassHingesOnADimTheCaseCannotShow) {
+  size_t checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kRoot / "tasks")) {
+    if (!std::filesystem::exists(entry.path() / "task.json")) continue;
+    TaskSpec spec = load_task(kRoot, entry.path().filename().string());
+    std::vector<std::string> devices = device_config_entries(spec);
+    devices.push_back("default");
+    for (const auto& device : devices) {
+      if (!find_device_config(spec, device)) continue;
+      use_device_config(spec, device, kDeviceFromOption);
+      for (const auto& shape : spec.shapes)
+        for (const auto& v : shape_variant_cases(spec, shape)) {
+          ExprEnv own = v.env;  // the entry's view, and the dtype
+          for (const auto& [dim, value] : shape.dims) own[dim] = value;
+          const int as_seen = first_matching_class(spec.config_classes, v.env);
+          const int as_shaped = first_matching_class(spec.config_classes, own);
+          EXPECT_EQ(as_seen, as_shaped) << spec.name << " [" << device << "] " << v.labels.front() << ": the entry's view takes "
+                                        << (as_seen >= 0 ? spec.config_classes[as_seen].name : "no class")
+                                        << ", the shape's dims "
+                                        << (as_shaped >= 0 ? spec.config_classes[as_shaped].name : "no class");
+          ++checked;
+        }
+    }
+  }
+  EXPECT_GT(checked, 1000u);
 }
 
 }  // namespace
