@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Session 26, the last call (nvidia-h200-x2; carry .sgl-proof, peers and the last CuTe DSL deps
-# part; the calls before it, on the same warm machine, carried parts 1-8 and ran
+# Session 26, the last call (nvidia-h200-x2; carry .sgl-proof, .sgl-proof-rope and peers; the nine
+# calls before it, on the same warm machine, carried the CuTe DSL deps parts 1-9 and ran
 # scripts/gpu-sglang-deps.sh). .sgl-proof: scripts/sglang-port-check.sh --task
 # residual_gate_norm_scale_shift --task scale_shift on commit 26cab95's tree (the port's dispatch now
 # takes the Wan / Hunyuan classes on their [B, C] and scalar cases, F no longer in their when),
-# then scripts/sglang-gpu-check.sh --prepare.
-#  GPU 0: both ports through SGLang 0.5.23's JIT and tvm-ffi: every case against float64, the
+# then scripts/sglang-gpu-check.sh --prepare; .sgl-proof-rope: the same for rope on commit 1507f43's
+# (the partial-r64 NeoX class).
+#  GPU 0: the three ports through SGLang 0.5.23's JIT and tvm-ffi: every case against float64, the
 #         bad-input, stream and wrapper checks.
 #  GPU 1: the residual fusion's port timed in one process against SGLang's CuTe DSL kernel and
 #         torch eager (--engine-timing: interleaved, CUPTI, cold L2), then scale_shift's against
@@ -21,12 +22,15 @@ DEPS=""; [ $rc -eq 0 ] && DEPS="--deps /tmp/sglang-deps/site"
 half() {  # GPU, log name, args...
   local g=$1 name=$2; shift 2
   local t1=$(date +%s)
-  CUDA_VISIBLE_DEVICES=$g OUT=$L/$name SGL_GPU_CHECK_BUILD=/tmp/sgc-build-$g TVMFFI_TARGET=/tmp/tvmffi-s26-$g \
-    TVM_FFI_CACHE_DIR=/tmp/tvmffi-cache-s26-$g timeout 500 scripts/sglang-gpu-check.sh "$@" > $L/$name.txt 2>&1
+  CUDA_VISIBLE_DEVICES=$g OUT=$L/$name SGL_PROOF=${SGL_PROOF:-$PWD/.sgl-proof} SGL_GPU_CHECK_BUILD=/tmp/sgc-build-$name TVMFFI_TARGET=/tmp/tvmffi-s26-$name \
+    TVM_FFI_CACHE_DIR=/tmp/tvmffi-cache-s26-$name timeout 500 scripts/sglang-gpu-check.sh "$@" > $L/$name.txt 2>&1
   echo "$name rc=$? $(( $(date +%s) - t1 ))s: $(grep -E 'SGLANG-GPU-CHECK' $L/$name.txt | tail -1)" >> $L/gpu$g.txt
   grep -E '^all [0-9]+ cases|^tvm_ffi|copy bandwidth|cases timed' $L/$name.txt >> $L/gpu$g.txt
 }
-port() { half 0 port --task residual_gate_norm_scale_shift --task scale_shift; }
+port() {
+  half 0 port --task residual_gate_norm_scale_shift --task scale_shift
+  SGL_PROOF=$PWD/.sgl-proof-rope half 0 port-rope --task rope
+}
 timing() { half 1 timing --task residual_gate_norm_scale_shift --task scale_shift --no-wrapper --engine-timing $DEPS; }
 port & timing & wait
 date -u +%FT%TZ > $L/end.txt
