@@ -149,14 +149,6 @@ bool plain_always(const TaskSpec& s, const std::string& d) {
   return false;
 }
 
-// What decides whether a tensor is passed: its present_if and, for a view, its storage's.
-std::vector<std::string> presence_exprs(const TaskSpec& s, const BufferSpec& b) {
-  std::vector<std::string> out;
-  if (!b.present_if.empty()) out.push_back(b.present_if);
-  if (b.view && !storage_of(s, b).present_if.empty() && &storage_of(s, b) != &b) out.push_back(storage_of(s, b).present_if);
-  return out;
-}
-
 // A flag or axis a dim's binding depends on: its values as the spec's expressions see them and
 // as the entry's template parameters spell them.
 struct VariantVar {

@@ -28,6 +28,7 @@ namespace ako::port {
 using task::entry_tensors;
 using task::find_buffer;
 using task::from_storage;
+using task::presence_exprs;
 using task::storage_of;
 const task::ScalarSpec* find_scalar(const task::TaskSpec& spec, const std::string& name);
 bool is_dim(const task::TaskSpec& spec, const std::string& name);

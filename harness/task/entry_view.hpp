@@ -19,6 +19,8 @@ const BufferSpec& storage_of(const TaskSpec& spec, const BufferSpec& b);
 bool from_storage(const TaskSpec& spec, const BufferSpec& b);
 // The tensors the entry point takes: the solution's buffer args but for views from storage.
 std::vector<const BufferSpec*> entry_tensors(const TaskSpec& spec);
+// What decides whether a tensor is passed: its present_if and, for a view, its storage's.
+std::vector<std::string> presence_exprs(const TaskSpec& spec, const BufferSpec& b);
 
 // The dims of `env` (a case: dims, flags, axes) that the entry point cannot see: some entry
 // tensor's extent names the dim in the spec, but no tensor present in this case has an extent
