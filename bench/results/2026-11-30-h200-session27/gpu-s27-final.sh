@@ -6,7 +6,7 @@
 # tree (zimage's fp16 RMSNorm class at MIN_BLOCKS 8, ITERATIONS.md norm_scale_shift iteration 29), then
 # scripts/sglang-gpu-check.sh --prepare; .sgl-proof-ss: the same for scale_shift on commit 36bea54's
 # (its lc classes, scale_shift iteration 7); .sgl-proof-rope: the same for rope on commit
-# COMMIT_ROPE's (partial-r64's interleaved class, rope iteration 5).
+# ba32742's (partial-r64's interleaved class, rope iteration 5).
 #  GPU 0: the three ports through SGLang 0.5.23's JIT and tvm-ffi: every case against float64, the
 #         bad-input, stream and wrapper checks; then `ako run task rope --size-copy` with FlashInfer's
 #         columns (scripts/engine_table.py).
