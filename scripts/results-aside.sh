@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # A device call carries at most 64 MiB of disk blocks, the tree included, and bench/results/ (the
-# recorded runs, which no device command reads) is most of the tree. Before a call that carries
-# more than bundle-x/ (the CuTe DSL deps parts, .sgl-proof* payloads), move the results folders
-# out of the tree; after it, move them back.
+# recorded runs, which no device command reads) is most of the tree: with it, not even bundle-x/
+# fits beside. Before a call, move the results folders out of the tree; after it, move them back.
 #   scripts/results-aside.sh out [KEEP...]   every bench/results/* but KEEP (folder names) -> $ASIDE
 #   scripts/results-aside.sh back            all of $ASIDE back under bench/results/
 #   scripts/results-aside.sh status          what is aside, and the tree's size in disk blocks
@@ -45,5 +44,5 @@ case ${1:-} in
     ls "$ASIDE" 2>/dev/null || echo "nothing aside"
     echo "the tree a call copies: $(tree_mib) MiB of disk blocks (the limit, with carry: 64)"
     ;;
-  *) sed -n 2,11p "$0" >&2; exit 2 ;;
+  *) sed -n 2,10p "$0" >&2; exit 2 ;;
 esac
