@@ -272,8 +272,7 @@ std::vector<ConditionalDim> conditional_dims(const TaskSpec& s, const std::strin
       std::string depends;
       for (const BufferSpec* b : tensors) {
         if (std::none_of(b->shape.begin(), b->shape.end(), [&](const std::string& e) { return mentions(e, d); })) continue;
-        const auto pres = presence_exprs(s, *b);
-        if (!std::all_of(pres.begin(), pres.end(), [&](const std::string& p) { return task::eval_bool(p, env); })) continue;
+        if (!task::present(s, *b, env)) continue;
         for (size_t i = 0; i < b->shape.size(); ++i) {
           if (!mentions(b->shape[i], d)) continue;
           const int64_t v1 = value(b->shape[i], kProbe1), v2 = value(b->shape[i], kProbe2);
@@ -282,9 +281,11 @@ std::vector<ConditionalDim> conditional_dims(const TaskSpec& s, const std::strin
         }
       }
       // Passed as 1 exactly where ako's class choice takes it as 1 (task/entry_view.hpp): one rule.
-      const std::vector<std::string> hidden = task::unseen_dims(s, env);
-      if (!src && std::count(hidden.begin(), hidden.end(), d) == 0)
-        throw Error(no_extent_error(s, d, cond.empty() ? "" : " where " + cond) + "; " + depends + " depends on it");
+      if (!src) {
+        const std::vector<std::string> hidden = task::unseen_dims(s, env);
+        if (std::count(hidden.begin(), hidden.end(), d) == 0)
+          throw Error(no_extent_error(s, d, cond.empty() ? "" : " where " + cond) + "; " + depends + " depends on it");
+      }
       if (src) {
         const auto key = std::make_pair(src, src_index);
         const auto it = std::find(keys.begin(), keys.end(), key);

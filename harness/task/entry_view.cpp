@@ -30,19 +30,19 @@ std::vector<const BufferSpec*> entry_tensors(const TaskSpec& s) {
 std::vector<std::string> presence_exprs(const TaskSpec& s, const BufferSpec& b) {
   std::vector<std::string> out;
   if (!b.present_if.empty()) out.push_back(b.present_if);
-  if (b.view && !storage_of(s, b).present_if.empty() && &storage_of(s, b) != &b) out.push_back(storage_of(s, b).present_if);
+  const BufferSpec& storage = storage_of(s, b);
+  if (b.view && &storage != &b && !storage.present_if.empty()) out.push_back(storage.present_if);
   return out;
+}
+
+bool present(const TaskSpec& s, const BufferSpec& b, const ExprEnv& env) {
+  const std::vector<std::string> conditions = presence_exprs(s, b);
+  return std::all_of(conditions.begin(), conditions.end(), [&](const std::string& p) { return eval_bool(p, env); });
 }
 
 namespace {
 
 bool mentions(const std::string& expr, const std::string& id) { return expr_identifiers(expr).count(id) > 0; }
-
-// Passed in this case.
-bool present(const TaskSpec& s, const BufferSpec& b, const ExprEnv& env) {
-  const std::vector<std::string> conditions = presence_exprs(s, b);
-  return std::all_of(conditions.begin(), conditions.end(), [&](const std::string& p) { return eval_bool(p, env); });
-}
 
 }  // namespace
 

@@ -21,6 +21,8 @@ bool from_storage(const TaskSpec& spec, const BufferSpec& b);
 std::vector<const BufferSpec*> entry_tensors(const TaskSpec& spec);
 // What decides whether a tensor is passed: its present_if and, for a view, its storage's.
 std::vector<std::string> presence_exprs(const TaskSpec& spec, const BufferSpec& b);
+// Whether the tensor is passed in this case (`env`: its dims, flags and axes): every presence_exprs holds.
+bool present(const TaskSpec& spec, const BufferSpec& b, const ExprEnv& env);
 
 // The dims of `env` (a case: dims, flags, axes) that the entry point cannot see: some entry
 // tensor's extent names the dim in the spec, but no tensor present in this case has an extent
