@@ -18,6 +18,9 @@ tree_mib() {
 case ${1:-} in
   out)
     shift
+    for k in "$@"; do  # a misspelt KEEP would move the folder the call needs
+      [ -d "bench/results/$k" ] || { echo "results-aside: no folder bench/results/$k to keep" >&2; exit 2; }
+    done
     mkdir -p "$ASIDE"
     for d in bench/results/*; do
       name=$(basename "$d")
@@ -44,5 +47,5 @@ case ${1:-} in
     ls "$ASIDE" 2>/dev/null || echo "nothing aside"
     echo "the tree a call copies: $(tree_mib) MiB of disk blocks (the limit, with carry: 64)"
     ;;
-  *) sed -n 2,10p "$0" >&2; exit 2 ;;
+  *) [ -n "${1:-}" ] && echo "results-aside: unknown command '$1'" >&2; sed -n 2,9p "$0" >&2; exit 2 ;;
 esac
