@@ -505,6 +505,12 @@ def main() -> int:
                     help="stage 5 as scripts/sglang_port_timing.py: the port, the engine's own kernels and torch "
                          "timed in this process, interleaved, CUPTI, cold L2 (in place of the CUDA-event table)")
     ap.add_argument("--samples", type=int, default=100, help="--engine-timing: samples per kernel and case (>= 50)")
+    ap.add_argument("--placements", type=int, default=1,
+                    help="--engine-timing: time each case this many times, every tensor at other addresses each "
+                         "time (a pad allocated first); each kernel's time is its median round, every round's "
+                         "IQM kept in the JSON (default 1)")
+    ap.add_argument("--timing-shapes", type=lambda v: set(filter(None, v.split(","))), default=set(),
+                    help="--engine-timing: only these shapes (comma separated; default every shape of the task)")
     ap.add_argument("--peer-tolerance", nargs=2, type=float, default=[5e-2, 5e-2], metavar=("ATOL", "RTOL"),
                     help="--engine-timing: the engine's and torch's outputs checked at this tolerance "
                          "(default 5e-2 5e-2, SGLang's own tests'); the port always at the task's")
@@ -513,6 +519,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.samples < 50:
         ap.error("--samples must be at least 50")
+    if args.placements < 1:
+        ap.error("--placements must be at least 1")
     if args.deps:
         sys.path.insert(0, str(REPO / "bench"))
         from peer_timing import add_deps

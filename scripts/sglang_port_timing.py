@@ -19,7 +19,14 @@ copy bandwidth measured as ako measures it), read by scripts/engine_table.py.
 Each case also times a size copy in the same rotation, under the same flush and timer: a torch
 device-to-device copy of half the case's bytes each way (as `ako run --size-copy`), its case's
 "size_copy" entry ({"bytes", "time"}), no peer; engine_table.py asks it whether a missed bar would
-need ako to outrun a copy of the case's own bytes."""
+need ako to outrun a copy of the case's own bytes.
+
+With --placements N each case is timed in N rounds, round p after a pad of p x 37 MiB is allocated,
+so that every tensor (each peer's, the port's, the size copy's) sits at other addresses: where a
+kernel's time depends on where its tensors fall in memory, one round is one draw of that. Each
+kernel's reported time is its median round; every round's IQM is kept (placements_iqm_us).
+--timing-shapes restricts the timing to some shapes (the checks before it still run every case).
+"""
 from __future__ import annotations
 
 import json
@@ -29,6 +36,7 @@ import zlib
 
 SIZE_COPY = "size_copy"   # its name in the rotation; never a peer of the document
 GRANULE = 64 << 10        # bytes; ako's size copy is whole 64 KiB granules each way
+PAD_BYTES = 37 << 20     # placement p's pad: p x 37 MiB (not a power of two) allocated before the round
 ORDER_NOTE = ("interleaved: round r runs every kernel once starting at the r-th; one process, one flush, "
               "the IQM of --samples per kernel")
 
@@ -60,6 +68,30 @@ def time_case(torch, timer, fns, row, dev):
     return stats
 
 
+def merge_placements(row, rounds):
+    """Fills row's peers and size copy from the placements' rounds: each timed peer's time is its
+    round with the median IQM (the upper median for an even count), its IQM in every round listed
+    as placements_iqm_us; a verdict other than correct in any round is the row's. Returns the
+    timed peers' names (as time_case returns its stats' keys)."""
+    first = rounds[0]
+    timed = []
+    for n, entry in first["peers"].items():
+        worse = next((r["peers"][n] for r in rounds if r["peers"][n].get("verdict") not in (None, "correct")), None)
+        if any("time" not in r["peers"][n] for r in rounds):
+            row["peers"][n] = dict(worse or next(r["peers"][n] for r in rounds if "time" not in r["peers"][n]))
+            continue
+        order = sorted(rounds, key=lambda r: r["peers"][n]["time"]["iqm_us"])
+        row["peers"][n] = dict(order[len(order) // 2]["peers"][n])
+        if len(rounds) > 1:
+            row["peers"][n]["placements_iqm_us"] = [r["peers"][n]["time"]["iqm_us"] for r in rounds]
+        timed.append(n)
+    copies = sorted(rounds, key=lambda r: r["size_copy"]["time"]["iqm_us"])
+    row["size_copy"] = dict(copies[len(copies) // 2]["size_copy"])
+    if len(rounds) > 1:
+        row["size_copy"]["placements_iqm_us"] = [r["size_copy"]["time"]["iqm_us"] for r in rounds]
+    return timed
+
+
 def write(args, head, task, run, peers, rows, complete):
     """engine-timing-<task>.json as it stands (complete: every case timed); returns the document."""
     doc = {**head, "task": task, "complete": complete, "config": run.config.name,
@@ -88,7 +120,10 @@ def engine_timing(torch, runs, args, dev, failures, log):
     head = {"schema": "ako.peer_bench/1", "device": torch.cuda.get_device_name(), "torch": torch.__version__,
             "versions": peer_timing._versions(), "sglang": sglang_loader.VERSION, "l2": "cold",
             "timer": "profiler-interleaved", "samples": args.samples, "warmup": 10, "interleaved": True,
-            "copy_bandwidth_gbs": copy_gbs, "tolerance": {"atol": tol[0], "rtol": tol[1]} if tol else "task"}
+            "copy_bandwidth_gbs": copy_gbs, "tolerance": {"atol": tol[0], "rtol": tol[1]} if tol else "task",
+            "placements": args.placements}
+    if args.timing_shapes:
+        head["shapes"] = sorted(args.timing_shapes)
     docs = {}
     for t, run in runs.items():
         peers = list(run.family.PEERS)
@@ -99,43 +134,58 @@ def engine_timing(torch, runs, args, dev, failures, log):
         for kind, case in run.cases:
             if kind != "task" or not run.allowed(case):
                 continue
+            if args.timing_shapes and case.shape not in args.timing_shapes:
+                continue
             seed = zlib.crc32(case.label.encode())
             bound = run.family.bind(case)
             row = {"shape": case.shape, "dims": case.dims, "dtype": case.dtype, "flags": case.flags,
                    "axes": {k: str(v) for k, v in case.axes.items()}, "label": case.label,
                    "bytes": case_bytes(case), "elements": largest_output(case), "peers": {}}
             want = run.family.reference(bound, make_tensors(case, seed, device=dev))
-            fns = {}
-            # the port: the entry the ported dispatch picks, on outputs inside guard bands
-            tensors = make_tensors(case, seed, device=dev)
-            bands = guarded_outputs(torch, case, tensors, dev)
-            kt = with_bands(torch, case, tensors, bands)
-            fn = run.fns[run.entry(case).export]
-            kargs = kernel_args(run, case, kt)
-            fn(*kargs)
-            torch.cuda.synchronize()
-            got = {role: bands[name][1] for role, name in bound.outputs.items()}
-            bad = check.compare(case, bound, got, want)
-            row["peers"]["ako_port"] = {"entry": run.entry(case).kernel, "class": run.picked(case)[0]}
-            if bad:
-                failures.append(f"{t} [timing] {case.label}: the port: {bad['reason']}")
-                row["peers"]["ako_port"].update(verdict="incorrect", reason=bad["reason"])
-            else:
-                fns["ako_port"] = lambda fn=fn, kargs=kargs: fn(*kargs)
-            for p in peers:
-                entry = row["peers"][p.name] = {}
-                pf = peer_timing.checked_peer(p, case, bound, lambda: make_tensors(case, seed, device=dev),
-                                              lambda w=want: w, tol, unavailable, entry)
-                if pf is not None and entry.get("verdict") != "incorrect":
-                    fns[p.name] = pf
-            stats = time_case(torch, timer, fns, row, dev)
+            rounds = []
+            for placement in range(args.placements):
+                # placement p > 0: a pad allocated first, so every tensor of the round (each
+                # peer's own copy, the port's bands, the size copy) lands at other addresses
+                pad = torch.empty(placement * PAD_BYTES, dtype=torch.uint8, device=dev) if placement else None
+                r = {"peers": {}, "bytes": row["bytes"]}
+                fns = {}
+                # the port: the entry the ported dispatch picks, on outputs inside guard bands
+                tensors = make_tensors(case, seed, device=dev)
+                bands = guarded_outputs(torch, case, tensors, dev)
+                kt = with_bands(torch, case, tensors, bands)
+                fn = run.fns[run.entry(case).export]
+                kargs = kernel_args(run, case, kt)
+                fn(*kargs)
+                torch.cuda.synchronize()
+                got = {role: bands[name][1] for role, name in bound.outputs.items()}
+                bad = check.compare(case, bound, got, want)
+                r["peers"]["ako_port"] = {"entry": run.entry(case).kernel, "class": run.picked(case)[0]}
+                if bad:
+                    failures.append(f"{t} [timing] {case.label}: the port: {bad['reason']}")
+                    r["peers"]["ako_port"].update(verdict="incorrect", reason=bad["reason"])
+                else:
+                    fns["ako_port"] = lambda fn=fn, kargs=kargs: fn(*kargs)
+                for p in peers:
+                    entry = r["peers"][p.name] = {}
+                    pf = peer_timing.checked_peer(p, case, bound, lambda: make_tensors(case, seed, device=dev),
+                                                  lambda w=want: w, tol, unavailable, entry)
+                    if pf is not None and entry.get("verdict") != "incorrect":
+                        fns[p.name] = pf
+                time_case(torch, timer, fns, r, dev)
+                rounds.append(r)
+                del fns, tensors, bands, kt, got, pad
+                torch.cuda.empty_cache()
+            stats = merge_placements(row, rounds)
             rows.append(row)
             write(args, head, t, run, peers, rows, complete=False)  # a run cut short keeps its cases
             us = "  ".join(f"{n} {row['peers'][n]['time']['iqm_us']:.2f}" for n in names if n in stats)
             us += f"  size copy {row['size_copy']['time']['iqm_us']:.2f}"
+            if args.placements > 1:
+                us += "  (placements: " + "; ".join(
+                    f"{n} " + " ".join(f"{x:.2f}" for x in row["peers"][n]["placements_iqm_us"])
+                    for n in names if n in stats) + ")"
             log(f"  {t} {case.label:<70} {us}")
-            del fns, tensors, bands, kt, want
-            torch.cuda.empty_cache()
+            del want
         docs[t] = write(args, head, t, run, peers, rows, complete=True)
         log(f"  {t}: {len(rows)} cases timed in {time.time() - t0:.0f} s; wrote engine-timing-{t}.json")
     return docs
