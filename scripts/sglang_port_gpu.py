@@ -29,7 +29,9 @@ its own, older script (scripts/sglang_gpu_check.py), which this one generalises:
      With --engine-timing instead: the port, the engine's own kernels of the family (Triton, CuTe
      DSL: bench/peers/<task>.py; --deps for the CuTe DSL packages) and torch eager, timed in this
      process with their samples interleaved, CUPTI, cold L2, the IQM (scripts/sglang_port_timing.py),
-     one engine-timing-<task>.json each and scripts/engine_table.py's table.
+     one engine-timing-<task>.json each and scripts/engine_table.py's table; --placements N times each
+     case with its tensors at N places, --timing-shapes some shapes only, --timing-only skips stages
+     2-3 (for a port proven by another run; each timed case's output is still checked).
   6. CPU tensors must be refused (last: a kernel launched on host pointers would poison the
      CUDA context for everything after it).
 Exit 0: every check passed; 1: a mismatch, build, load or wrapper failure; 2: setup error.
@@ -509,6 +511,9 @@ def main() -> int:
                     help="--engine-timing: time each case this many times, every tensor at other addresses each "
                          "time (a pad allocated first); each kernel's time is its median round, every round's "
                          "IQM kept in the JSON (default 1)")
+    ap.add_argument("--timing-only", action="store_true",
+                    help="with --engine-timing: skip stages 2-3 (the port proven in another run); stage 5 still checks "
+                         "the output of every case it times, and the run says the stages were skipped")
     ap.add_argument("--timing-shapes", type=lambda v: set(filter(None, v.split(","))), default=set(),
                     help="--engine-timing: only these shapes (comma separated; default every shape of the task)")
     ap.add_argument("--peer-tolerance", nargs=2, type=float, default=[5e-2, 5e-2], metavar=("ATOL", "RTOL"),
@@ -521,6 +526,8 @@ def main() -> int:
         ap.error("--samples must be at least 50")
     if args.placements < 1:
         ap.error("--placements must be at least 1")
+    if args.timing_only and not args.engine_timing:
+        ap.error("--timing-only goes with --engine-timing")
     if args.deps:
         sys.path.insert(0, str(REPO / "bench"))
         from peer_timing import add_deps
@@ -616,6 +623,9 @@ def main() -> int:
         runs[t].fns = fns
 
     for t, run in runs.items():
+        if args.timing_only:
+            log(f"\n== 2-3. {t}: skipped (--timing-only: stage 5 checks each case it times)")
+            continue
         log(f"\n== 2. {t}: {len(run.cases)} cases against the float64 reference of bench/peers/{t}.py "
             f"(tolerances of tasks/{t}/task.json)")
         cfg, classes, unreached = class_coverage(run)
@@ -697,6 +707,9 @@ def main() -> int:
         for f in failures[:60]:
             log("  " + f)
         return 1
+    if args.timing_only:
+        log(f"\n--timing-only: stages 2-3 skipped; every case timed in stage 5 of {', '.join(tasks)} correct")
+        return 0
     checks = "bad-input and stream checks" if args.no_wrapper else "bad-input, stream and wrapper checks"
     log(f"\nall {len(rows)} cases of {', '.join(tasks)}, the {checks} passed")
     return 0
