@@ -191,8 +191,10 @@ def render(doc, markdown=False):
     doc = layout(doc)
     a = analyse(doc)
     cols = a["cols"]
+    placed = (f", each case at {doc['placements']} placements of its tensors, a kernel's median one"
+              if (doc.get("placements") or 1) > 1 else "")
     out = [f"{doc['task']}: {doc['device']}, copy {a['bw']:.0f} GB/s, {doc.get('timer')} ({doc.get('samples')} samples "
-           f"per kernel, {doc.get('l2')} L2), config {doc.get('config', '?')}"]
+           f"per kernel, {doc.get('l2')} L2{placed}), config {doc.get('config', '?')}"]
     if markdown:
         head = ["shape", "dtype", "axes"] + [f"{n} us" for n in cols] + \
                ["ako us", "ako % copy"] + [f"{n} % copy" for n in a["engines"]] + [f"ako vs {n}" for n in cols]
