@@ -10,7 +10,9 @@
 #     case in five rounds, every tensor elsewhere each round; the median round reported): whether the
 #     two cases behind Triton in session 27 (text-512-cfg fp16 lc 0.972x, flux1-single bf16 blc 0.997x)
 #     are behind wherever their tensors fall (call 1 timed ako's port alone: 1-6% between placements).
-# Back: summary.txt, logs.tar.xz, ss-timing.tar.xz.
+#  On an x2 machine, GPU 1 meanwhile: call 5's job (the residual fusion against CuTe DSL, --placements 3
+#  --timing-only), its outputs as call 5's.
+# Back: summary.txt, logs.tar.xz, ss-timing.tar.xz (and timing.tar.xz on x2).
 set -uo pipefail
 OUT=$(realpath "$OUT")
 L=$OUT/logs; mkdir -p $L; S=$OUT/summary.txt; : > $S
@@ -26,8 +28,28 @@ half() {  # log name, timeout, args...
   echo "$name rc=$? $(( $(date +%s) - t1 ))s: $(grep -E 'SGLANG-GPU-CHECK' $L/$name.txt | tail -1)" >> $S
   grep -E '^all [0-9]+ cases|^tvm_ffi|copy bandwidth|cases timed|timing-only' $L/$name.txt >> $S
 }
-half port 330 --task residual_gate_norm_scale_shift
-SGL_PROOF=$PWD/.sgl-proof-ss half ss $(( 585 - ($(date +%s) - T0) )) --task scale_shift --no-wrapper --engine-timing --placements 5 $DEPS
+gpu0() {
+  CUDA_VISIBLE_DEVICES=0 half port 330 --task residual_gate_norm_scale_shift
+  CUDA_VISIBLE_DEVICES=0 SGL_PROOF=$PWD/.sgl-proof-ss half ss $(( 585 - ($(date +%s) - T0) )) --task scale_shift --no-wrapper --engine-timing --placements 5 $DEPS
+}
+rtiming() {  # call 5's job on GPU 1
+  local R=$OUT/r; mkdir -p $R/timing
+  CUDA_VISIBLE_DEVICES=1 OUT=$R/timing SGL_PROOF=$PWD/.sgl-proof SGL_GPU_CHECK_BUILD=/tmp/sgc-build-timing TVMFFI_TARGET=/tmp/tvmffi-s28-timing \
+    TVM_FFI_CACHE_DIR=/tmp/tvmffi-cache-s28-timing timeout $(( 585 - ($(date +%s) - T0) )) scripts/sglang-gpu-check.sh \
+    --task residual_gate_norm_scale_shift --no-wrapper --engine-timing --timing-only --placements 3 $DEPS > $R/log.txt 2>&1
+  echo "residual timing rc=$? $(( $(date +%s) - T0 ))s: $(grep -E 'SGLANG-GPU-CHECK' $R/log.txt | tail -1)" >> $S
+  grep -E '^tvm_ffi|copy bandwidth|cases timed|timing-only' $R/log.txt >> $S
+  local f=$R/timing/engine-timing-residual_gate_norm_scale_shift.json
+  if [ -f $f ]; then
+    python3 scripts/engine_table.py $f > $R/timing/tables-residual.txt 2>&1
+    python3 scripts/engine_table.py --markdown --by-shape $f > $R/timing/tables-residual.md 2>&1
+    grep -E '^[a-z_]+: NVIDIA|^ako vs|^slower|^under' $R/timing/tables-residual.txt | cut -c1-900 >> $S
+    xz -9 $f
+  fi
+  xz -9 -c $R/log.txt > $R/timing/log.txt.xz
+  tar cJf $OUT/timing.tar.xz -C $R timing && rm -rf $R
+}
+if [ $(nvidia-smi -L | wc -l) -ge 2 ]; then gpu0 & rtiming & wait; else gpu0; fi
 mkdir -p $OUT/ss
 if [ -f $L/ss/engine-timing-scale_shift.json ]; then
   python3 scripts/engine_table.py $L/ss/engine-timing-scale_shift.json > $OUT/ss/tables-scale_shift.txt 2>&1
