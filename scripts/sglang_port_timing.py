@@ -71,14 +71,13 @@ def time_case(torch, timer, fns, row, dev):
 def merge_placements(row, rounds):
     """Fills row's peers and size copy from the placements' rounds: each timed peer's time is its
     round with the median IQM (the upper median for an even count), its IQM in every round listed
-    as placements_iqm_us; a verdict other than correct in any round is the row's. Returns the
-    timed peers' names (as time_case returns its stats' keys)."""
-    first = rounds[0]
+    as placements_iqm_us; a peer not timed in some round takes that round's entry (its verdict and
+    reason). Returns the timed peers' names (as time_case returns its stats' keys)."""
     timed = []
-    for n, entry in first["peers"].items():
-        worse = next((r["peers"][n] for r in rounds if r["peers"][n].get("verdict") not in (None, "correct")), None)
-        if any("time" not in r["peers"][n] for r in rounds):
-            row["peers"][n] = dict(worse or next(r["peers"][n] for r in rounds if "time" not in r["peers"][n]))
+    for n in rounds[0]["peers"]:
+        untimed = [r["peers"][n] for r in rounds if "time" not in r["peers"][n]]
+        if untimed:  # not timed in some round: that round's entry says why (a wrong verdict first)
+            row["peers"][n] = dict(next((e for e in untimed if e.get("verdict") not in (None, "correct")), untimed[0]))
             continue
         order = sorted(rounds, key=lambda r: r["peers"][n]["time"]["iqm_us"])
         row["peers"][n] = dict(order[len(order) // 2]["peers"][n])

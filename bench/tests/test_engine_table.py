@@ -2,7 +2,8 @@
 counted exactly (slower, under 1.1x where the engine is under 90% of copy, the copy bar), each
 miss labelled beyond a copy / within reach / no size copy by the case's size copy, from
 sglang_port_timing.py's layout and from `ako run --size-copy --json`'s; and
-scripts/sglang_port_timing.py timing that size copy in the kernels' own rotation (torch faked)."""
+scripts/sglang_port_timing.py timing that size copy in the kernels' own rotation (torch faked) and
+merging the rounds of --placements."""
 import contextlib
 import importlib.util
 import io
@@ -380,3 +381,51 @@ class SizeCopyTimingTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PlacementsTest(unittest.TestCase):
+    """--placements: each kernel's time is its median round, every round kept; the table says so."""
+
+    @staticmethod
+    def round_(ako, engine, copy, port_verdict="correct"):
+        port = {"entry": "k", "class": "c", "verdict": port_verdict}
+        if port_verdict == "correct":
+            port["time"] = {"iqm_us": ako}
+        else:
+            port["reason"] = "max|err| over the tolerance"
+        return {"peers": {"ako_port": port, "sglang_cute": {"verdict": "correct", "time": {"iqm_us": engine}},
+                          "torch": {"verdict": "unavailable", "reason": "why"}},
+                "size_copy": {"bytes": 2, "time": {"iqm_us": copy}}}
+
+    def test_each_kernel_takes_its_own_median_round_and_keeps_every_round(self):
+        row = {"peers": {}}
+        timed = port_timing.merge_placements(row, [self.round_(10.4, 12.0, 9.0), self.round_(10.0, 11.0, 9.5),
+                                                   self.round_(10.2, 13.0, 8.0)])
+        self.assertEqual(timed, ["ako_port", "sglang_cute"])
+        self.assertEqual(row["peers"]["ako_port"]["time"]["iqm_us"], 10.2)     # not the engine's median round
+        self.assertEqual(row["peers"]["sglang_cute"]["time"]["iqm_us"], 12.0)
+        self.assertEqual(row["peers"]["ako_port"]["placements_iqm_us"], [10.4, 10.0, 10.2])
+        self.assertEqual(row["size_copy"]["time"]["iqm_us"], 9.0)
+        self.assertEqual(row["size_copy"]["placements_iqm_us"], [9.0, 9.5, 8.0])
+        self.assertEqual(row["peers"]["torch"]["verdict"], "unavailable")
+        self.assertNotIn("time", row["peers"]["torch"])
+
+    def test_one_round_keeps_the_layout_before(self):
+        row = {"peers": {}}
+        port_timing.merge_placements(row, [self.round_(10.0, 11.0, 9.0)])
+        self.assertNotIn("placements_iqm_us", row["peers"]["ako_port"])
+        self.assertNotIn("placements_iqm_us", row["size_copy"])
+
+    def test_a_wrong_round_makes_the_row_wrong_and_untimed(self):
+        row = {"peers": {}}
+        timed = port_timing.merge_placements(row, [self.round_(10.0, 11.0, 9.0), self.round_(0, 11.5, 9.1, "incorrect")])
+        self.assertEqual(timed, ["sglang_cute"])
+        self.assertEqual(row["peers"]["ako_port"]["verdict"], "incorrect")
+        self.assertNotIn("time", row["peers"]["ako_port"])
+
+    def test_the_table_says_how_many_placements(self):
+        d = doc([case("video-fast", 100e6, 100.0, 300.0, 105.0)])
+        self.assertNotIn("placements", engine_table.render(d).splitlines()[0])
+        d["placements"] = 3
+        self.assertIn("each case at 3 placements of its tensors, a kernel's median one",
+                      engine_table.render(d).splitlines()[0])
