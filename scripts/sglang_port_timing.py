@@ -68,26 +68,29 @@ def time_case(torch, timer, fns, row, dev):
     return stats
 
 
+def median_round(entries):
+    """The entry (a peer's or the size copy's, one per round) of the round with the median IQM (the
+    upper median for an even count), with every round's IQM as placements_iqm_us when there are several."""
+    out = dict(sorted(entries, key=lambda e: e["time"]["iqm_us"])[len(entries) // 2])
+    if len(entries) > 1:
+        out["placements_iqm_us"] = [e["time"]["iqm_us"] for e in entries]
+    return out
+
+
 def merge_placements(row, rounds):
-    """Fills row's peers and size copy from the placements' rounds: each timed peer's time is its
-    round with the median IQM (the upper median for an even count), its IQM in every round listed
-    as placements_iqm_us; a peer not timed in some round takes that round's entry (its verdict and
-    reason). Returns the timed peers' names (as time_case returns its stats' keys)."""
+    """Fills row's peers and size copy from the placements' rounds, each by median_round; a peer not
+    timed in some round takes that round's entry (its verdict and reason). Returns the timed peers'
+    names (as time_case returns its stats' keys)."""
     timed = []
     for n in rounds[0]["peers"]:
-        untimed = [r["peers"][n] for r in rounds if "time" not in r["peers"][n]]
+        entries = [r["peers"][n] for r in rounds]
+        untimed = [e for e in entries if "time" not in e]
         if untimed:  # not timed in some round: that round's entry says why (a wrong verdict first)
             row["peers"][n] = dict(next((e for e in untimed if e.get("verdict") not in (None, "correct")), untimed[0]))
             continue
-        order = sorted(rounds, key=lambda r: r["peers"][n]["time"]["iqm_us"])
-        row["peers"][n] = dict(order[len(order) // 2]["peers"][n])
-        if len(rounds) > 1:
-            row["peers"][n]["placements_iqm_us"] = [r["peers"][n]["time"]["iqm_us"] for r in rounds]
+        row["peers"][n] = median_round(entries)
         timed.append(n)
-    copies = sorted(rounds, key=lambda r: r["size_copy"]["time"]["iqm_us"])
-    row["size_copy"] = dict(copies[len(copies) // 2]["size_copy"])
-    if len(rounds) > 1:
-        row["size_copy"]["placements_iqm_us"] = [r["size_copy"]["time"]["iqm_us"] for r in rounds]
+    row["size_copy"] = median_round([r["size_copy"] for r in rounds])
     return timed
 
 
