@@ -10,8 +10,9 @@
 #     case in five rounds, every tensor elsewhere each round; the median round reported): whether the
 #     two cases behind Triton in session 27 (text-512-cfg fp16 lc 0.972x, flux1-single bf16 blc 0.997x)
 #     are behind wherever their tensors fall (call 1 timed ako's port alone: 1-6% between placements).
-#  On an x2 machine, GPU 1 meanwhile: call 5's job (the residual fusion against CuTe DSL, --placements 3
-#  --timing-only), its outputs as call 5's.
+#  On an x2 machine, GPU 1 meanwhile: the residual fusion's port against CuTe DSL and torch in one
+#  process, --placements 3 --timing-only (the port proven on GPU 0; each timed case's output checked).
+#  (On one H200 that job does not run here; it was meant for a call of its own, not needed on x2.)
 # Back: summary.txt, logs.tar.xz, ss-timing.tar.xz (and timing.tar.xz on x2).
 set -uo pipefail
 OUT=$(realpath "$OUT")
@@ -32,7 +33,7 @@ gpu0() {
   CUDA_VISIBLE_DEVICES=0 half port 330 --task residual_gate_norm_scale_shift
   CUDA_VISIBLE_DEVICES=0 SGL_PROOF=$PWD/.sgl-proof-ss half ss $(( 585 - ($(date +%s) - T0) )) --task scale_shift --no-wrapper --engine-timing --placements 5 $DEPS
 }
-rtiming() {  # call 5's job on GPU 1
+rtiming() {  # the residual fusion against CuTe DSL on GPU 1
   local R=$OUT/r; mkdir -p $R/timing
   CUDA_VISIBLE_DEVICES=1 OUT=$R/timing SGL_PROOF=$PWD/.sgl-proof SGL_GPU_CHECK_BUILD=/tmp/sgc-build-timing TVMFFI_TARGET=/tmp/tvmffi-s28-timing \
     TVM_FFI_CACHE_DIR=/tmp/tvmffi-cache-s28-timing timeout $(( 585 - ($(date +%s) - T0) )) scripts/sglang-gpu-check.sh \
