@@ -526,8 +526,8 @@ def main() -> int:
         ap.error("--samples must be at least 50")
     if args.placements < 1:
         ap.error("--placements must be at least 1")
-    if args.timing_only and not args.engine_timing:
-        ap.error("--timing-only goes with --engine-timing")
+    if not args.engine_timing and (args.timing_only or args.placements > 1 or args.timing_shapes):
+        ap.error("--timing-only, --placements and --timing-shapes go with --engine-timing")
     if args.deps:
         sys.path.insert(0, str(REPO / "bench"))
         from peer_timing import add_deps
