@@ -16,12 +16,12 @@
 //   grid = ceil_div(B * L, ROWS_PER_BLOCK * TOKENS), block = BLOCK, no dynamic shared memory.
 //
 // Work layout (as solution/rmsnorm/rmsnorm.cuh): a block holds ROWS_PER_BLOCK groups of TOKENS
-// consecutive tokens (TOKENS = 1 but for small grids, see fused_rows), each group TPR = BLOCK /
-// ROWS_PER_BLOCK consecutive threads (a power of two up to a warp, whole warps above). A
-// thread moves VEC elements per access (VEC = 8: 16-byte accesses for 16-bit types) and owns
-// chunks lane, lane + TPR, ... of each of its tokens: CHUNKS of them, which must cover the row
-// (the task's constraints say so), so the row is read from HBM once and kept in registers,
-// packed in T, for both reduction passes and the output pass.
+// consecutive tokens (TOKENS = 1 but for small grids and Wan's per-frame rows, see fused_rows),
+// each group TPR = BLOCK / ROWS_PER_BLOCK consecutive threads (a power of two up to a warp, whole
+// warps above). A thread moves VEC elements per access (VEC = 8: 16-byte accesses for 16-bit
+// types) and owns chunks lane, lane + TPR, ... of each of its tokens: CHUNKS of them, which must
+// cover the row (the task's constraints say so), so the row is read from HBM once and kept in
+// registers, packed in T, for both reduction passes and the output pass.
 // - The residual variant keeps residual_out as stored (rounded to T): exactly the value the
 //   norm must see, in half the registers of fp32.
 // - scale / shift / weight / bias are small broadcast tensors that L2 serves; they are loaded
@@ -363,8 +363,9 @@ template <typename T, typename S, int VEC> struct OutputInputs {
 // every token for [1,L,C] and [B,L,C]). It pays where each token would otherwise wait, after its
 // reductions, on several broadcast rows (affine LayerNorm: weight, bias, scale, shift) and the
 // grid is one wave (the 512-token text stream); on multi-wave grids L1 already serves those rows
-// and the extra registers cost more (ITERATIONS.md, norm_scale_shift iteration 8). TOKENS = 1 is
-// the one-token kernel of before.
+// and the extra registers cost more (ITERATIONS.md, norm_scale_shift iteration 8), but for Wan's
+// per-frame fp32 rows (12 KB of scale / shift a 3 KB row): two tokens there, with the staged rows
+// (iterations 36, 37). TOKENS = 1 is the one-token kernel of before.
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
           int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS, int STORE_CS, int STATS>
 __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
