@@ -13,8 +13,9 @@
 # Writes $OUT/runs/<A1|A2|TAGa|TAGb>.json and .txt, and $OUT/summary.txt (printed last): the run lines, then
 # scripts/sweep_sets.py's noise line and one line per set.
 set -uo pipefail
-[ $# -eq 3 ] || { sed -n 2,13p "$0" >&2; exit 2; }
-TASK=$1 SHAPE=$2 SETS=$3
+[ $# -eq 3 ] || { sed -n 2,14p "$0" >&2; exit 2; }
+TASK=$1 SHAPE=$2
+SETS=$(realpath -m "$3")  # named from the caller's folder, read after the cd below
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
 A=${A:-bundle/bin/ako}

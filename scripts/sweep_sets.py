@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Launch-parameter sets against the committed config, per case, from the `ako run --json` results that
-scripts/gpu-sweep-sets.sh writes in the order A1 X1a .. Xna Xnb .. X1b A2 (each set's two runs
+"""Launch-parameter sets against the committed config, per case, from scripts/gpu-sweep-sets.sh's runs.
+
+The `ako run --json` results are written in the order A1 X1a .. Xna Xnb .. X1b A2 (each set's two runs
 mirrored around the middle, the committed config first and last): for each set X, the mean of its two
 IQMs over the mean of A1 and A2 per case, then one line per set with abba_cases.py's summary (count,
 geomean, cases faster / slower by 1%, min, max) and every case that moved by more than 1%, with A's time.

@@ -96,7 +96,9 @@ class GpuSweepSetsRunnerTest(unittest.TestCase):
                 f.write("s X1 BLOCK=128 STATS=1\ns X2 VEC=3\nother Y BLOCK=1\n")
             log = os.path.join(tmp, "log.txt")
             env = dict(os.environ, A=stub, OUT=os.path.join(tmp, "out"), STUB_LOG=log, SPEC="variant/task.json")
-            r = subprocess.run(["bash", RUNNER, "mytask", "s", sets], capture_output=True, text=True, env=env)
+            # the sets file named relative to the caller's folder (the script runs from the repository root)
+            r = subprocess.run(["bash", RUNNER, "mytask", "s", "sets.txt"], capture_output=True, text=True, env=env,
+                               cwd=tmp)
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(log) as f:
                 runs = f.read().splitlines()
