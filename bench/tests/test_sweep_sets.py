@@ -67,14 +67,15 @@ class SweepSetsAnalysisTest(unittest.TestCase):
 
 STUB = textwrap.dedent("""\
     #!/usr/bin/env python3
-    # A stand-in for ako: logs each run's --param list, and writes a run whose bf16 time is 10 us, 9 with
+    # A stand-in for ako: logs each run's --param list (and --where), and writes a run whose bf16 time is 10 us, 9 with
     # BLOCK=128; a run with VEC=3 is refused (no --json written), as the static checks refuse a set.
     import json, os, sys
     a = sys.argv[1:]
     params = [a[i + 1] for i, w in enumerate(a) if w == "--param"]
     out = a[a.index("--json") + 1]
+    where = ["where=" + a[a.index("--where") + 1]] if "--where" in a else []
     with open(os.environ["STUB_LOG"], "a") as f:
-        f.write(" ".join([a[a.index("--shapes") + 1], a[2]] + params) + "\\n")
+        f.write(" ".join([a[a.index("--shapes") + 1], a[2]] + params + where) + "\\n")
     if "VEC=3" in params:
         print("STATIC_CHECK: refused (1 finding)"); sys.exit(1)
     t = 9.0 if "BLOCK=128" in params else 10.0
@@ -110,6 +111,25 @@ class GpuSweepSetsRunnerTest(unittest.TestCase):
             self.assertIn("STATIC_CHECK: refused", r.stdout)
             self.assertIn("X1 [BLOCK=128 STATS=1] / A: 1 cases, geomean 0.9000", r.stdout)
             self.assertIn("X2: missing", r.stdout)
+
+    def test_where_reaches_every_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            stub = os.path.join(tmp, "ako")
+            with open(stub, "w") as f:
+                f.write(STUB)
+            os.chmod(stub, os.stat(stub).st_mode | stat.S_IEXEC)
+            sets = os.path.join(tmp, "sets.txt")
+            with open(sets, "w") as f:
+                f.write("s X1 BLOCK=128\n")
+            log = os.path.join(tmp, "log.txt")
+            env = dict(os.environ, A=stub, OUT=os.path.join(tmp, "out"), STUB_LOG=log, WHERE="affine && C == 3")
+            r = subprocess.run(["bash", RUNNER, "mytask", "s", sets], capture_output=True, text=True, env=env)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(log) as f:
+                runs = f.read().splitlines()
+            self.assertEqual(len(runs), 4)
+            for run in runs:  # the committed config's runs too: the same cases on both sides
+                self.assertTrue(run.endswith("where=affine && C == 3"), run)
 
     def test_usage_and_a_sets_file_without_the_shape(self):
         r = subprocess.run(["bash", RUNNER, "t"], capture_output=True, text=True)

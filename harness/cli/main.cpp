@@ -50,6 +50,9 @@ void add_common_build_options(CLI::App* cmd, RunOptions& o) {
                   "falls back to default.json, and the run says so");
   cmd->add_option("--shapes", o.shapes, "only these shapes (names from the task), comma separated")->delimiter(',');
   cmd->add_option("--dtypes", o.dtypes, "only these dtypes (bf16, fp16, fp32), comma separated")->delimiter(',');
+  cmd->add_option("--where", o.where,
+                  "only the cases this expression holds for, e.g. \"affine && mod_dtype == 'fp32'\" (over a case's dims,\n"
+                  "flags, axes and dtype, as a config class's `when`); the constraints are checked on those cases only");
   cmd->add_option("--param", o.params, "override a solution parameter for every case, NAME=VALUE (repeatable)");
   cmd->add_option("--solution", o.solution, "use this .cuh instead of the task's solution file");
   cmd->add_option("-j,--jobs", o.jobs, "parallel compile processes, at least 1 (default: number of CPUs)")

@@ -51,6 +51,7 @@ task::ParamOverrides parse_param_overrides(const std::vector<std::string>& items
 task::CaseFilter make_filter(const RunOptions& opt) {
   task::CaseFilter f;
   f.shapes = opt.shapes;
+  f.where = opt.where;
   for (const auto& d : opt.dtypes) {
     auto t = parse_dtype(d);
     if (!t) throw Error("--dtypes " + d + ": unknown dtype (expected bf16, fp16 or fp32)");
@@ -77,7 +78,7 @@ nlohmann::json options_json(const RunOptions& opt, const PreparedRun& p, uint64_
                         {"device", opt.device},
                         {"hot", opt.hot},         {"l2_flush", opt.hot ? "" : opt.l2_flush}, {"seed", seed},
                         {"trials", trials},       {"shapes", opt.shapes},
-                        {"dtypes", opt.dtypes},   {"params", opt.params},
+                        {"dtypes", opt.dtypes},   {"where", opt.where}, {"params", opt.params},
                         {"solution", p.spec.solution.file.string()},
                         {"max_time_s", opt.max_time_s}, {"target_ci_rel", opt.target_ci_rel},
                         {"case_timeout_s", opt.case_timeout_s},

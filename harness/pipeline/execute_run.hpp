@@ -32,6 +32,7 @@ struct RunOptions {
   std::string l2_flush = "memset";       // cold samples: "memset" or "read" (exec::TimingOptions::l2_flush)
   std::vector<std::string> shapes;       // empty: all
   std::vector<std::string> dtypes;       // empty: all of the task's
+  std::string where;                     // empty: every case (task::CaseFilter::where)
   std::vector<std::string> params;       // NAME=VALUE overrides of the solution's parameters
   std::filesystem::path solution;        // replaces the task's solution file
   std::optional<uint64_t> seed;          // default: drawn at random, printed and recorded

@@ -551,17 +551,29 @@ std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter, c
   const auto dtypes = select_dtypes(spec, filter);
   const auto combos = variants(spec);
 
+  auto taken = [&](const ShapeSpec& shape, DType dtype, const Variant& v) {
+    if (filter.where.empty()) return true;
+    try {
+      return eval_bool(filter.where, class_env(spec, case_env(shape, v), dtype));
+    } catch (const Error& e) {
+      throw Error(fmt::format("--where '{}': {}", filter.where, e.what()));
+    }
+  };
   std::vector<Case> cases;
   for (const ShapeSpec* shape : shapes) {
     const auto chosen = shape_variants(spec, *shape, combos, true);
     for (DType dtype : dtypes)
-      for (const Variant* v : chosen) cases.push_back(make_case(spec, *shape, dtype, *v, true, overrides));
+      for (const Variant* v : chosen)
+        if (taken(*shape, dtype, *v)) cases.push_back(make_case(spec, *shape, dtype, *v, true, overrides));
   }
+  if (!filter.where.empty() && cases.empty())
+    throw Error(fmt::format("--where '{}' holds for no case of the shapes and dtypes selected", filter.where));
   if (with_checks)
     for (const ShapeSpec& shape : spec.check_shapes) {
       const auto chosen = shape_variants(spec, shape, combos, false);
       for (DType dtype : dtypes)
-        for (const Variant* v : chosen) cases.push_back(make_case(spec, shape, dtype, *v, false, overrides));
+        for (const Variant* v : chosen)
+          if (taken(shape, dtype, *v)) cases.push_back(make_case(spec, shape, dtype, *v, false, overrides));
     }
   return cases;
 }

@@ -96,6 +96,10 @@ std::vector<ShapeVariant> shape_variant_cases(const TaskSpec& spec, const ShapeS
 struct CaseFilter {
   std::vector<std::string> shapes;       // shape names; empty = all
   std::vector<DType> dtypes;             // empty = all of the spec's
+  // Only the cases this expression holds for, over a case's dims, flags, axes and dtype (as a
+  // config class's `when`); empty = all. Cases it leaves out are never built nor checked against
+  // the constraints (a --param that some left-out case could not take is then fine).
+  std::string where;
 };
 
 // Parameter overrides (e.g. from --param BLOCK=512) replace the config's values for every case.
@@ -104,7 +108,8 @@ using ParamOverrides = std::map<std::string, int64_t>;
 // Expand the benchmark cases (compare) and, when with_checks, the reference_check cases after
 // them. Order: shape (spec order), dtype (spec order), variant (flags then axes, the first
 // slowest; true before false, axis values in the order given). Overrides naming an unknown param or a value not allowed throw SpecError.
-// Throws SpecError when a case's parameters violate the constraints or an expression fails.
+// Throws SpecError when a case's parameters violate the constraints or an expression fails, and
+// Error when filter.where fails to evaluate or holds for no benchmark case.
 std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter,
                                const ParamOverrides& overrides, bool with_checks);
 

@@ -71,7 +71,7 @@ struct KernelSpec {
   std::vector<std::string> block;        // 1-3 integer expressions
   std::string shared_bytes = "0";        // integer expression (dynamic shared memory)
   std::vector<TunableParam> params;      // solution only, in name order (JSON objects are unordered)
-  std::vector<std::string> constraints;  // boolean expressions over params, dims and flags
+  std::vector<std::string> constraints;  // boolean expressions over params, dims, flags and axes
   std::filesystem::path config;          // solution only: the folder of per-device tuned configs (tasks/README.md)
   std::vector<std::string> allow;        // solution only: static checks the task permits (kStaticChecks)
 };

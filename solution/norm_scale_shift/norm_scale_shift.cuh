@@ -35,7 +35,8 @@
 //   iteration 14; weight and bias, the same row for every token, stay late), or the block's
 //   first token's rows copied so once for all the block's tokens (EARLY_MOD = 3, 2 * CHUNKS * TPR *
 //   VEC * sizeof(S) bytes a block: Wan's fp32 per-frame rows cross from L2 once a block, not
-//   once a token, iteration 20). The gate is
+//   once a token, iteration 20), or as 3 with weight and bias staged too and all four folded
+//   once a block into fp32 factor and offset rows (EARLY_MOD = 4, iteration 38). The gate is
 //   needed first and comes with residual and x. Per-token modulation ([B,L,C]) is a
 //   stream as large as x and is loaded like x and residual.
 // - The row streams (x, residual, per-token modulation) are loaded evict-first (ld.global.cs,
@@ -230,6 +231,20 @@ template <int BYTES> __device__ __forceinline__ Raw<BYTES> load_shared(unsigned 
   return r;
 }
 
+template <int BYTES> __device__ __forceinline__ void store_shared(unsigned a, const Raw<BYTES>& r) {
+  static_assert(BYTES % 16 == 0 || BYTES == 8 || BYTES == 4, "shared stores of 4, 8 or 16*k bytes");
+  if constexpr (BYTES >= 16) {
+#pragma unroll
+    for (int i = 0; i < BYTES / 16; ++i)
+      asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a + 16 * i), "r"(r.w[4 * i]),
+                   "r"(r.w[4 * i + 1]), "r"(r.w[4 * i + 2]), "r"(r.w[4 * i + 3]) : "memory");
+  } else if constexpr (BYTES == 8) {
+    asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(a), "r"(r.w[0]), "r"(r.w[1]) : "memory");
+  } else {
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(r.w[0]) : "memory");
+  }
+}
+
 __device__ __forceinline__ float to_float(float v) { return v; }
 __device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
 __device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
@@ -413,22 +428,42 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   // threads sharing the copy; its tokens whose rows are those (every token of a block inside one
   // frame, batch or [C] row) read them from there, the others from global memory. A per-frame
   // row then crosses from L2 once a block of ROWS_PER_BLOCK tokens instead of once a token.
-  // EARLY_MOD 2 / 3 with a scalar (or no) modulation has no row to stage: as EARLY_MOD 0.
+  // EARLY_MOD 4 stages as 3 and, with them, the weight (and bias) row, then folds the four into
+  // two fp32 rows once a block (fold_staged_rows below): the output pass of a staged token reads
+  // two rows and does one FMA an element after the normalisation, where affine LayerNorm read
+  // four and did four.
+  // EARLY_MOD 2 / 3 / 4 with a scalar (or no) modulation has no row to stage: as EARLY_MOD 0.
   constexpr bool kModRows = MOD != Layout::scalar && MOD != Layout::none;
   constexpr int kEarly = EARLY_MOD >= 2 && !kModRows ? 0 : EARLY_MOD;
-  static_assert(kEarly >= 0 && kEarly <= 3, "EARLY_MOD: 0 late, 1 registers, 2 / 3 shared memory");
+  static_assert(kEarly >= 0 && kEarly <= 4, "EARLY_MOD: 0 late, 1 registers, 2 / 3 / 4 shared memory");
   constexpr int kModBytes = VEC * static_cast<int>(sizeof(S));
-  // EARLY_MOD 2: [chunk][scale, shift][thread]; 3: [scale, shift][chunk of the row]; kModBytes
+  // EARLY_MOD 2: [chunk][scale, shift][thread]; 3 / 4: [scale, shift][chunk of the row]; kModBytes
   // each; one unused 16-byte slot when nothing is staged.
   constexpr int kRowChunks = CHUNKS * TPR;  // covers the row (the task's constraints)
   __shared__ __align__(16) unsigned char staged[kEarly == 2   ? CHUNKS * 2 * BLOCK * kModBytes
-                                                : kEarly == 3 ? 2 * kRowChunks * kModBytes
+                                                : kEarly >= 3 ? 2 * kRowChunks * kModBytes
                                                               : 16];
+  // EARLY_MOD 4: [weight, bias][chunk of the row] in T; the folded rows [factor, offset][chunk] in
+  // fp32, over the staged scale / shift where those are fp32 already (each thread folds only the
+  // chunks it copied, so in place is safe), else in an array of their own.
+  constexpr int kWeightRows = kEarly == 4 && AFFINE ? (kBias ? 2 : 1) : 0;
+  constexpr int kWeightBytes = VEC * static_cast<int>(sizeof(T));
+  constexpr bool kFoldInPlace = sizeof(S) == sizeof(float);
+  constexpr int kFoldBytes = VEC * static_cast<int>(sizeof(float));
+  __shared__ __align__(16) unsigned char staged_weight[kWeightRows > 0 ? kWeightRows * kRowChunks * kWeightBytes : 16];
+  __shared__ __align__(16) unsigned char folded_own[kEarly == 4 && !kFoldInPlace ? 2 * kRowChunks * kFoldBytes : 16];
   auto staged_at = [&](int k, int which) {
     return shared_address(staged) + ((k * 2 + which) * BLOCK + threadIdx.x) * kModBytes;
   };
   auto block_staged_at = [&](int chunk, int which) {
     return shared_address(staged) + (which * kRowChunks + chunk) * kModBytes;
+  };
+  auto weight_staged_at = [&](int chunk, int which) {
+    return shared_address(staged_weight) + (which * kRowChunks + chunk) * kWeightBytes;
+  };
+  auto folded_at = [&](int chunk, int which) {
+    return kFoldInPlace ? block_staged_at(chunk, which)
+                        : shared_address(folded_own) + (which * kRowChunks + chunk) * kFoldBytes;
   };
   if constexpr (kEarly == 2) {
     const Modulation<S, VEC, MOD> sc(scale, bs[0], ls[0], L, C, F), sh(shift, bs[0], ls[0], L, C, F);
@@ -444,7 +479,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   }
   // The block's first token (B * L > it: the grid is ceil_div(B * L, tokens a block)).
   const int block_first = static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK * TOKENS;
-  if constexpr (kEarly == 3) {
+  if constexpr (kEarly >= 3) {
     const Modulation<S, VEC, MOD> sc(scale, block_first / L, block_first % L, L, C, F),
         sh(shift, block_first / L, block_first % L, L, C, F);
 #pragma unroll
@@ -453,6 +488,8 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       if (c < n_chunks) {
         cp_async_to_shared<kModBytes>(block_staged_at(c, 0), sc.row + c * VEC);
         cp_async_to_shared<kModBytes>(block_staged_at(c, 1), sh.row + c * VEC);
+        if constexpr (kWeightRows >= 1) cp_async_to_shared<kWeightBytes>(weight_staged_at(c, 0), weight + c * VEC);
+        if constexpr (kWeightRows == 2) cp_async_to_shared<kWeightBytes>(weight_staged_at(c, 1), bias + c * VEC);
       }
     }
     cp_async_commit();
@@ -564,20 +601,102 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   else row_sums<TPR, BLOCK, TOKENS>(rstd, sums_rstd);
 #pragma unroll
   for (int j = 0; j < TOKENS; ++j) rstd[j] = rsqrtf(rstd[j] * inv_c + eps);
+  // EARLY_MOD 4: fold this thread's chunks of the staged rows once its copies have landed:
+  // factor = w * (1 + scale), offset = b * (1 + scale) + shift (w = 1, b = 0 where absent), so
+  // that a staged token's output is norm * factor + offset. fp32 throughout; the rounding differs
+  // from the unfolded order by a few fp32 ulps, far inside the one rounding to T. Done where
+  // EARLY_MOD 3 waits for its copies (after the reductions, which the copies overlap), four
+  // elements at a time, one chunk at a time: the rows are live in registers here. The barrier
+  // below publishes the folded rows to the block.
+  auto fold_staged_rows = [&]() {
+    constexpr int kPart = VEC < 4 ? VEC : 4;  // elements folded at once
+#pragma unroll 1
+    for (int c = static_cast<int>(threadIdx.x); c < n_chunks; c += BLOCK) {
+#pragma unroll
+      for (int e0 = 0; e0 < VEC; e0 += kPart) {
+        const Raw<kPart * static_cast<int>(sizeof(S))> s1 =
+            load_shared<kPart * static_cast<int>(sizeof(S))>(block_staged_at(c, 0) + e0 * sizeof(S));
+        const Raw<kPart * static_cast<int>(sizeof(S))> s0 =
+            load_shared<kPart * static_cast<int>(sizeof(S))>(block_staged_at(c, 1) + e0 * sizeof(S));
+        Raw<kPart * static_cast<int>(sizeof(T))> w{}, b{};
+        if constexpr (kWeightRows >= 1)
+          w = load_shared<kPart * static_cast<int>(sizeof(T))>(weight_staged_at(c, 0) + e0 * sizeof(T));
+        if constexpr (kWeightRows == 2)
+          b = load_shared<kPart * static_cast<int>(sizeof(T))>(weight_staged_at(c, 1) + e0 * sizeof(T));
+        Raw<kPart * 4> factor, offset;
+#pragma unroll
+        for (int e = 0; e < kPart; ++e) {
+          const float one_plus = 1.0f + Codec<S>::get(s1.w, e);
+          const float f = kWeightRows >= 1 ? Codec<T>::get(w.w, e) * one_plus : one_plus;
+          const float o = kWeightRows == 2 ? fmaf(Codec<T>::get(b.w, e), one_plus, Codec<S>::get(s0.w, e))
+                                           : Codec<S>::get(s0.w, e);
+          factor.w[e] = __float_as_uint(f);
+          offset.w[e] = __float_as_uint(o);
+        }
+        store_shared<kPart * 4>(folded_at(c, 0) + e0 * 4, factor);
+        store_shared<kPart * 4>(folded_at(c, 1) + e0 * 4, offset);
+      }
+    }
+  };
   // Which tokens read the block's staged rows: those whose scale row is the block's first token's.
   bool on_stage[TOKENS] = {};
-  if constexpr (kEarly == 3) {
+  if constexpr (kEarly >= 3) {
     const S* staged_row = Modulation<S, VEC, MOD>(scale, block_first / L, block_first % L, L, C, F).row;
 #pragma unroll
     for (int j = 0; j < TOKENS; ++j) on_stage[j] = Modulation<S, VEC, MOD>(scale, bs[j], ls[j], L, C, F).row == staged_row;
     cp_async_wait_all();
-    __syncthreads();  // every thread's copies visible to the block
+    if constexpr (kEarly == 4) fold_staged_rows();
+    __syncthreads();  // every thread's copies (EARLY_MOD 4: folded) visible to the block
   }
   if (!token_ok[0]) return;  // after the last barrier: safe (a thread's later tokens are past its first)
 
   // 4. Normalise, modulate, round once, store: chunk by chunk, the thread's tokens in turn on
   // the chunk's broadcast inputs.
   if constexpr (kEarly == 2) cp_async_wait_all();
+  if constexpr (kEarly == 4) {
+    // Staged tokens: the folded rows. A token whose rows are not the block's first's (a block
+    // across a frame or batch boundary; none where ROWS_PER_BLOCK * TOKENS divides the frame):
+    // its chunk's factor and offset folded here from weight, bias, scale and shift in global
+    // memory, into the same registers, so both kinds of token share one output path (a second,
+    // unfolded path cost up to 27 registers, iteration 38). A token reloads only where its row
+    // differs from the previous token's.
+#pragma unroll
+    for (int k = 0; k < CHUNKS; ++k) {
+      const int c = lane + k * TPR;
+      if (c >= n_chunks) continue;
+      const int col = c * VEC;
+      Frag<float, VEC> factor, offset;
+#pragma unroll
+      for (int j = 0; j < TOKENS; ++j) {
+        if (!token_ok[j]) break;
+        if (on_stage[j]) {
+          if (j == 0 || !on_stage[j - 1]) {  // after an off-stage token ([1, L, C] rows recur across batches)
+            factor.raw = load_shared<kFoldBytes>(folded_at(c, 0));
+            offset.raw = load_shared<kFoldBytes>(folded_at(c, 1));
+          }
+        } else if (j == 0 || on_stage[j - 1] ||
+                   Modulation<S, VEC, MOD>(scale, bs[j], ls[j], L, C, F).row !=
+                       Modulation<S, VEC, MOD>(scale, bs[j - 1], ls[j - 1], L, C, F).row) {
+          const Modulation<S, VEC, MOD> sc(scale, bs[j], ls[j], L, C, F), sh(shift, bs[j], ls[j], L, C, F);
+          Frag<T, VEC> w, b;
+          if constexpr (AFFINE) w = load<T, VEC>(weight + col);
+          if constexpr (kBias) b = load<T, VEC>(bias + col);
+          const Frag<S, VEC> s1 = sc.template load_chunk<kEvictFirst>(col), s0 = sh.template load_chunk<kEvictFirst>(col);
+#pragma unroll
+          for (int i = 0; i < VEC; ++i) {
+            const float one_plus = 1.0f + sc.at(s1, i);
+            factor.raw.w[i] = __float_as_uint(AFFINE ? w[i] * one_plus : one_plus);
+            offset.raw.w[i] = __float_as_uint(kBias ? fmaf(b[i], one_plus, sh.at(s0, i)) : sh.at(s0, i));
+          }
+        }
+        float out[VEC];
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) out[i] = fmaf((v[j][k][i] - mean[j]) * rstd[j], factor[i], offset[i]);
+        store<STORE_CS != 0>(y + base[j] + col, Frag<T, VEC>::pack(out));
+      }
+    }
+    return;
+  }
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k) {
     const int c = lane + k * TPR;

@@ -61,5 +61,19 @@ TEST(ResidualGateNormScaleShift, TokenGroupsAreCorrectAcrossBatchAndFrameBoundar
   EXPECT_GE(cases, 2 * 3 * 16) << "every dtype, shape and several axis combinations";
 }
 
+TEST(ResidualGateNormScaleShift, FoldedRowsAreCorrectAcrossBatchAndFrameBoundaries) {
+  AKO_REQUIRE_GPU();
+  const std::string block4 =
+      "--param BLOCK=512 --param VEC=8 --param ROWS_PER_BLOCK=4 --param CHUNKS=3 --param MIN_BLOCKS=0 --param EARLY_MOD=4 ";
+  // The staged rows folded with weight and bias (EARLY_MOD 4), one token a group and two; the
+  // tokens of a block past its first token's frame or batch fold their chunks from global memory.
+  // Its static shared memory (the task's constraint) leaves out the same-dtype affine LayerNorm
+  // at 3072 columns.
+  const std::string folded = "--where \"mod_dtype == 'fp32' || !affine || norm == 'rms'\" ";
+  const int folded_cases = norm_fusion::expect_correct_across_token_groups(
+      "residual_gate_norm_scale_shift", {folded + block4 + "--param TOKENS=1", folded + block4 + "--param STATS=1 --param TOKENS=2"});
+  EXPECT_GE(folded_cases, 2 * 3 * 8) << "every dtype and shape, the folded combinations";
+}
+
 }  // namespace
 }  // namespace ako::gputest

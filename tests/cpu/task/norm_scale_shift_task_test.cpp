@@ -167,6 +167,55 @@ TEST(NormScaleShiftTask, ConstraintsRefuseStagingPastTheStaticSharedMemory) {
   }
 }
 
+// EARLY_MOD 4 also stages weight and bias and folds into fp32 rows: 384 threads of one 16-byte
+// chunk cover text-512-cfg's 3072 columns, under the static limit for every combination but the
+// same-dtype affine LayerNorm (16 bytes a column). `--where` (CaseFilter::where) keeps only the
+// cases it holds for and checks the constraints on those alone, so the folded point runs on the rest.
+TEST(NormScaleShiftTask, WhereKeepsOnlyItsCasesAndChecksTheirConstraintsAlone) {
+  const ParamOverrides folded = {{"BLOCK", 384}, {"ROWS_PER_BLOCK", 1}, {"CHUNKS", 1}, {"VEC", 8}, {"EARLY_MOD", 4}};
+  try {
+    expand_cases(spec(), {{"text-512-cfg"}, {}}, folded, false);
+    FAIL() << "expanded without error";
+  } catch (const ako::SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("EARLY_MOD != 4 ||"), std::string::npos) << e.what();
+  }
+  auto str = [](const Case& c, const char* axis) { return std::get<std::string>(c.axes.at(axis)); };
+  const auto all = expand_cases(spec(), {{"text-512-cfg"}, {}}, {}, false);
+  int same_affine_layer = 0;
+  for (const auto& c : all)
+    same_affine_layer += str(c, "mod_dtype") == "same" && c.flags.at("affine") && str(c, "norm") == "layer";
+  ASSERT_GT(same_affine_layer, 0);
+  const auto kept = expand_cases(spec(), {{"text-512-cfg"}, {}, "mod_dtype == 'fp32' || !affine || norm == 'rms'"},
+                                 folded, false);
+  EXPECT_EQ(kept.size(), all.size() - same_affine_layer);
+  for (const auto& c : kept) {
+    EXPECT_FALSE(str(c, "mod_dtype") == "same" && c.flags.at("affine") && str(c, "norm") == "layer") << c.label();
+    EXPECT_EQ(c.params.at("EARLY_MOD"), 4) << c.label();
+  }
+  // dtype and dims count too; the check shapes are filtered alike.
+  const auto fp16_frames =
+      expand_cases(spec(), {{}, {}, "dtype == 'fp16' && (C == 1536 || C == 1539) && layout == 'bf1c'"}, {}, true);
+  int checks = 0;
+  for (const auto& c : fp16_frames) {
+    EXPECT_EQ(c.dtype, DType::fp16) << c.label();
+    EXPECT_EQ(std::get<std::string>(c.axes.at("layout")), "bf1c") << c.label();
+    // wan13b-480p's cases, and check-3x4x1539-f2's among the reference checks
+    EXPECT_EQ(c.kind == "compare" ? 1536 : 1539, c.shape->dims.at("C")) << c.label();
+    checks += c.kind != "compare";
+  }
+  EXPECT_GT(checks, 0);
+  EXPECT_LT(checks, static_cast<int>(fp16_frames.size()));
+  // An expression that holds for no case, or does not evaluate, is an error that names --where.
+  for (const char* where : {"C == 7", "no_such_name == 1"}) {
+    try {
+      expand_cases(spec(), {{"text-512-cfg"}, {}, where}, {}, false);
+      FAIL() << where << ": expanded without error";
+    } catch (const ako::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--where"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(NormScaleShiftTask, EveryKernelCompilesForSm90aWithoutSpills) {
   const auto r = testsupport::run_ako("compile task norm_scale_shift --arch sm_90a -j 2", kRepo);
   EXPECT_EQ(r.status, 0) << r.out;
