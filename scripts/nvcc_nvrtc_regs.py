@@ -17,7 +17,7 @@ For every solution kernel `ako compile` lists for the device's config: the NVRTC
 blocks an SM its registers allow (sm_90: four schedulers of 16384 registers, 256-register
 allocation a warp; also at most 2048 threads and 32 blocks), the block size read from the
 kernel's name through the task's `solution.kernel` and `solution.block`. Prints one line per kernel
-whose two builds differ in blocks an SM or in spilled bytes, then a summary.
+whose two builds differ in blocks an SM, in spill stores or in stack frame bytes, then a summary.
 (Why they differed: nvcc keeps shared-memory pointers in 32 bits, NVRTC in 64; ITERATIONS.md
 norm_scale_shift iterations 17-18, where the kernels took to addressing shared memory themselves.)
 With --sass each kernel is also built to a cubin by NVRTC (its C API, ako's options) and by nvcc,
@@ -44,13 +44,16 @@ NVCC_FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-std=c++20", "-O3", "--e
 
 
 def parse_compile_rows(text):
-    """{name expression: (registers, spilled bytes stored + loaded)} of the solution rows of
-    `ako compile`'s table: solution  <name expression>  regs  spill-stores  spill-loads  smem ..."""
+    """{name expression: (registers, spill store bytes, stack frame bytes)} of the solution rows of
+    `ako compile`'s table: solution  <name expression>  regs  spill B  stack B  smem B  cache
+    (its spill column is ptxas's spill stores; the stack frame, e.g. a local array indexed at run
+    time, is apart: it was summed with the spills here, and a kernel with a stack frame and no
+    spills read as spilling under NVRTC and not under nvcc)."""
     rows = {}
     for line in text.splitlines():
         m = re.match(r"^solution\s+(\S.*?>)\s+(\d+)\s+(\d+)\s+(\d+)\s", line)
         if m:
-            rows[m.group(1)] = (int(m.group(2)), int(m.group(3)) + int(m.group(4)))
+            rows[m.group(1)] = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
     return rows
 
 
@@ -70,22 +73,24 @@ def nvrtc_rows(args):
 
 
 def nvcc_regs(solution, kernel, nvcc, work, sass=None):
-    """nvcc's registers and spilled bytes for one kernel; with `sass` (an Nvrtc), also whether its
-    machine code (the kernel's .text section of the cubin) is byte for byte NVRTC's."""
+    """nvcc's registers, spill store bytes and stack frame bytes for one kernel; with `sass` (an
+    Nvrtc), also whether its machine code (the kernel's .text section of the cubin) is byte for byte
+    NVRTC's."""
     src = Path(tempfile.mkstemp(suffix=".cu", dir=work)[1])
     src.write_text(f'#include "{solution}"\nvoid* ako_taken = reinterpret_cast<void*>(&{kernel});\n')
     cubin = src.with_suffix(".cubin")
     r = subprocess.run([nvcc, *NVCC_FLAGS, "-cubin", str(src), "-o", str(cubin)], capture_output=True, text=True)
     out = r.stdout + r.stderr
     regs = re.findall(r"Used (\d+) registers", out)
-    spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out)
+    spills = re.findall(r"(\d+) bytes spill stores", out)
+    stack = re.findall(r"(\d+) bytes stack frame", out)
     if r.returncode != 0 or len(regs) != 1:
         return kernel, None, out
     same = None
     if sass is not None:
         mangled, theirs = sass.cubin(solution, kernel)
         same = text_section(theirs, mangled) == text_section(cubin.read_bytes(), mangled)
-    return kernel, (int(regs[0]), sum(map(int, spills[0])) if spills else 0, same), ""
+    return kernel, (int(regs[0]), int(spills[0]) if spills else 0, int(stack[0]) if stack else 0, same), ""
 
 
 def text_section(elf, mangled):
@@ -199,15 +204,18 @@ def main():
         if res is None:
             continue
         threads = size(k)
-        table[k] = {"nvrtc": rows[k][0], "nvrtc_spill": rows[k][1], "nvcc": res[0], "nvcc_spill": res[1],
-                    "threads": threads, "same_sass": res[2],
+        table[k] = {"nvrtc": rows[k][0], "nvrtc_spill": rows[k][1], "nvrtc_stack": rows[k][2],
+                    "nvcc": res[0], "nvcc_spill": res[1], "nvcc_stack": res[2],
+                    "threads": threads, "same_sass": res[3],
                     "nvrtc_blocks": blocks_per_sm(rows[k][0], threads) if threads else None,
                     "nvcc_blocks": blocks_per_sm(res[0], threads) if threads else None}
     moved = {k: v for k, v in table.items()
-             if v["nvrtc_blocks"] != v["nvcc_blocks"] or v["nvcc_spill"] != v["nvrtc_spill"]}
+             if v["nvrtc_blocks"] != v["nvcc_blocks"] or v["nvcc_spill"] != v["nvrtc_spill"]
+             or v["nvcc_stack"] != v["nvrtc_stack"]}
     for k, v in sorted(moved.items(), key=lambda kv: kv[1]["nvcc"] - kv[1]["nvrtc"], reverse=True):
-        print(f"{k}: NVRTC {v['nvrtc']} registers ({v['nvrtc_spill']} B spilled, {v['nvrtc_blocks']} blocks an SM), "
-              f"nvcc {v['nvcc']} ({v['nvcc_spill']} B, {v['nvcc_blocks']} blocks)")
+        print(f"{k}: NVRTC {v['nvrtc']} registers ({v['nvrtc_spill']} B spill stores, {v['nvrtc_stack']} B stack, "
+              f"{v['nvrtc_blocks']} blocks an SM), nvcc {v['nvcc']} ({v['nvcc_spill']} B, {v['nvcc_stack']} B stack, "
+              f"{v['nvcc_blocks']} blocks)")
     for k, err in failed:
         print(f"{k}: nvcc failed:\n{err}", file=sys.stderr)
     more = sum(v["nvcc"] > v["nvrtc"] for v in table.values())
@@ -219,7 +227,7 @@ def main():
         print(f"{k}: machine code differs between NVRTC's and nvcc's builds")
     print(f"{args.task}: {len(table)} kernels compiled by both ({len(failed)} failed with nvcc); nvcc more registers on "
           f"{more}, fewer on {fewer}, the same on {len(table) - more - fewer}; fewer blocks an SM under nvcc on "
-          f"{len(lost)}, another occupancy or spill on {len(moved)}"
+          f"{len(lost)}, another occupancy, spill or stack on {len(moved)}"
           + (f"; the same machine code on {len(table) - len(other_sass)} of {len(table)}" if args.sass else "")
           + (f"; block size unknown on {len(unsized)} (name not matched by solution.kernel)" if unsized else ""))
     if args.json:

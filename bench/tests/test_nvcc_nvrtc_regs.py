@@ -17,21 +17,25 @@ regs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(regs)
 
 COMPILE_OUT = """\
-role       kernel                                                        regs  spill-st  spill-ld  smem  time
+role       kernel                                                        regs  spill B  stack B  smem B  cache
 solution   residual_gate_norm_scale_shift_kernel<__half, __half, Norm::layer, Layout::lc, Layout::bc, false, 256, 8, 2, 3, 1, 0, 0, 1, 0>      64        0        0      64  hit
 solution   layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>     47        4        8     128  523 ms
+solution   norm_scale_shift_kernel<__half, float, Norm::rms, Layout::bf1c, true, 128, 8, 2, 3, 4, 0, 1, 2, 0, 1>    56        0       96   15392  164 ms
 reference  layernorm_reference<float, true>                             16        0        0       0  hit
 COMPILED: yes
 """
 
 
 class ParseTest(unittest.TestCase):
-    def test_solution_rows_give_registers_and_spilled_bytes(self):
+    def test_solution_rows_give_registers_spill_stores_and_stack_apart(self):
         rows = regs.parse_compile_rows(COMPILE_OUT)
         self.assertEqual(rows, {
             "residual_gate_norm_scale_shift_kernel<__half, __half, Norm::layer, Layout::lc, Layout::bc, false, "
-            "256, 8, 2, 3, 1, 0, 0, 1, 0>": (64, 0),
-            "layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>": (47, 12)})
+            "256, 8, 2, 3, 1, 0, 0, 1, 0>": (64, 0, 0),
+            "layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>": (47, 4, 8),
+            # session 30's two-loop variant: a 96-byte stack frame (its row indexed at run time), no spills
+            "norm_scale_shift_kernel<__half, float, Norm::rms, Layout::bf1c, true, 128, 8, 2, 3, 4, 0, 1, 2, 0, 1>":
+                (56, 0, 96)})
 
     def test_blocks_an_sm_follow_ptxas_arithmetic(self):
         # The counts of iteration 17: 64 / 66 registers at 256 threads (4 / 3 blocks), 48 / 54 at
@@ -76,6 +80,7 @@ class RunTest(unittest.TestCase):
             self.assertTrue(kernel.startswith("layernorm_kernel<__nv_bfloat16, "), kernel)
             self.assertEqual(counts["nvrtc"], counts["nvcc"], kernel)
             self.assertEqual(counts["nvrtc_blocks"], counts["nvcc_blocks"], kernel)
+            self.assertEqual((counts["nvrtc_spill"], counts["nvrtc_stack"]), (counts["nvcc_spill"], counts["nvcc_stack"]), kernel)
             self.assertIs(counts["same_sass"], True, kernel)
             self.assertEqual(counts["threads"], int(kernel.split(", ")[2]), kernel)  # layernorm_kernel<T, AFFINE, BLOCK, ...>
             self.assertGreater(counts["nvrtc"], 0)
