@@ -65,15 +65,6 @@ std::string where_suffix(const std::string& where) {
   return out;
 }
 
-bool where_holds(const std::string& where, const task::ExprEnv& env) {
-  if (where.empty()) return true;
-  try {
-    return task::eval_bool(where, env);
-  } catch (const std::exception& e) {
-    throw Error(fmt::format("--where '{}': {}", where, e.what()));
-  }
-}
-
 }  // namespace
 
 std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
@@ -100,7 +91,7 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
     bool left_out = false;  // --where left some of the shape's cases out
     std::set<std::string> unseen;  // dims the entry of some case taken cannot see
     for (const auto& v : task::shape_variant_cases(spec, *s)) {
-      if (!where_holds(where, v.env)) {
+      if (!task::where_holds(where, v.env)) {
         left_out = true;
         continue;
       }

@@ -538,6 +538,15 @@ std::vector<ShapeVariant> shape_variant_cases(const TaskSpec& spec, const ShapeS
   return out;
 }
 
+bool where_holds(const std::string& where, const ExprEnv& env) {
+  if (where.empty()) return true;
+  try {
+    return eval_bool(where, env);
+  } catch (const std::exception& e) {
+    throw Error(fmt::format("--where '{}': {}", where, e.what()));
+  }
+}
+
 ExprEnv class_env(const TaskSpec& spec, ExprEnv env, DType dtype) {
   env = as_entry_sees(spec, std::move(env));
   env["dtype"] = string_value(dtype_name(dtype));
@@ -552,12 +561,7 @@ std::vector<Case> expand_cases(const TaskSpec& spec, const CaseFilter& filter, c
   const auto combos = variants(spec);
 
   auto taken = [&](const ShapeSpec& shape, DType dtype, const Variant& v) {
-    if (filter.where.empty()) return true;
-    try {
-      return eval_bool(filter.where, class_env(spec, case_env(shape, v), dtype));
-    } catch (const Error& e) {
-      throw Error(fmt::format("--where '{}': {}", filter.where, e.what()));
-    }
+    return filter.where.empty() || where_holds(filter.where, class_env(spec, case_env(shape, v), dtype));
   };
   std::vector<Case> cases;
   for (const ShapeSpec* shape : shapes) {

@@ -80,6 +80,10 @@ std::vector<std::map<std::string, int64_t, std::less<>>> variant_envs(const Task
 // (`dtype == 'fp16'`).
 ExprEnv class_env(const TaskSpec& spec, ExprEnv env, DType dtype);
 
+// Whether a `--where` expression (ako run / compile / tune) holds in env; empty holds always. A
+// failure to evaluate is an Error that names the expression as --where.
+bool where_holds(const std::string& where, const ExprEnv& env);
+
 // One flag, axis and dtype combination the task runs on a compare shape (its `when`), without
 // params: the environment a config class's `when` is evaluated in (class_env) and its case
 // label, in expand_cases' order. What `ako tune` splits a shape's cases among config classes by
