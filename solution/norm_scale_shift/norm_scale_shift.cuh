@@ -12,8 +12,10 @@
 // input/residual_gate_norm_scale_shift/): fp32 throughout, one rounding per output.
 //
 //   template <T, S, NORM, MOD, [GATE,] AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, MIN_BLOCKS,
-//             ROW_CACHE, TOKENS, STORE_CS, STATS>
-//   grid = ceil_div(B * L, ROWS_PER_BLOCK * TOKENS), block = BLOCK, no dynamic shared memory.
+//             ROW_CACHE, TOKENS, STORE_CS, STATS[, WALK, DEPTH]>
+//   grid = ceil_div(B * L, ROWS_PER_BLOCK * TOKENS * WALK), block = BLOCK, no dynamic shared memory.
+//   WALK and DEPTH (norm_scale_shift only): a group walks WALK tokens in turn, x copied DEPTH
+//   tokens ahead (walked_rows; WALK 1 is fused_rows, the kernel of before).
 //
 // Work layout (as solution/rmsnorm/rmsnorm.cuh): a block holds ROWS_PER_BLOCK groups of TOKENS
 // consecutive tokens (TOKENS = 1 but for small grids and Wan's per-frame rows, see fused_rows),
@@ -744,6 +746,159 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   }
 }
 
+// x's chunks of one token into shared memory for the walk below: 16-byte pieces by cp.async.cg (L2
+// only: the row is read once), smaller ones by .ca (cp.async.cg moves 16 bytes only).
+template <int BYTES> __device__ __forceinline__ void cp_async_stream_to_shared(unsigned s, const void* global) {
+  if constexpr (BYTES % 16 == 0) {
+#pragma unroll
+    for (int i = 0; i < BYTES / 16; ++i)
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s + i * 16),
+                   "l"(static_cast<const char*>(global) + i * 16) : "memory");
+  } else {
+    cp_async_to_shared<BYTES>(s, global);
+  }
+}
+template <int N> __device__ __forceinline__ void cp_async_wait_group() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+
+// WALK > 1 (norm_scale_shift, TOKENS 1): each group of TPR threads walks WALK consecutive tokens in
+// turn, so a block meets one frame's (or batch's) broadcast rows once for ROWS_PER_BLOCK * WALK
+// tokens; they are folded once into fp32 factor = w (1 + scale) and offset = b (1 + scale) + shift
+// in registers (again only where a token's row differs from the previous one's: a frame or batch
+// boundary, or every token for [1, L, C] and [B, L, C]). The loop alone lost (ITERATIONS.md
+// norm_scale_shift iteration 3: a token's loads waited on the previous token's arithmetic), so x
+// streams DEPTH tokens ahead by cp.async into a ring in shared memory, each thread copying and
+// reading back only its own chunks (no barrier for the ring; a stage is refilled after the values
+// read from it were consumed). The bytes in flight then no longer hang on the registers. The
+// reductions' arrays alternate by token: one barrier a reduction.
+template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
+          int CHUNKS, int STORE_CS, int STATS, int WALK, int DEPTH>
+__device__ __forceinline__ void walked_rows(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
+                                            const T* __restrict__ bias, const S* __restrict__ scale,
+                                            const S* __restrict__ shift, int B, int L, int C, int F, float eps) {
+  static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "BLOCK: whole warps, at most 1024");
+  static_assert(BLOCK % ROWS_PER_BLOCK == 0, "BLOCK must split evenly into tokens");
+  constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
+  static_assert(TPR > 32 ? TPR % 32 == 0 : (TPR & (TPR - 1)) == 0,
+                "threads per token: a power of two up to a warp, whole warps above");
+  static_assert(DEPTH >= 1 && DEPTH <= WALK, "DEPTH: tokens copied ahead, 1 .. WALK");
+  constexpr bool kBias = AFFINE && NORM == Norm::layer;
+  constexpr bool kModRows = MOD != Layout::scalar && MOD != Layout::none;
+  constexpr int kBytes = VEC * static_cast<int>(sizeof(T));
+  static_assert(kBytes == 4 || kBytes == 8 || kBytes % 16 == 0, "cp.async moves 4, 8 or 16*k bytes: VEC >= 2");
+  static_assert(DEPTH * CHUNKS * BLOCK * kBytes <= 40960, "the ring: at most 40 KB of static shared memory");
+  constexpr int kWarps = BLOCK / 32;
+  __shared__ __align__(16) unsigned char ring[DEPTH * CHUNKS * BLOCK * kBytes];  // [stage][chunk][thread]
+  __shared__ float walk_mean[2 * kWarps];
+  __shared__ float walk_m2[2 * kWarps];
+  const int lane = threadIdx.x % TPR;
+  const int first = (static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK + static_cast<int>(threadIdx.x) / TPR) * WALK;
+  const int n_chunks = C / VEC;
+  const int tokens = B * L;
+  auto slot = [&](int stage, int k) {
+    return shared_address(ring) + ((stage * CHUNKS + k) * BLOCK + threadIdx.x) * kBytes;
+  };
+  // Token first + t's chunks into stage t % DEPTH; one commit group a token, empty past the walk,
+  // so that the wait below counts groups the same in every iteration.
+  auto issue = [&](int t) {
+    const int token = first + t;
+    if (t < WALK && token < tokens) {
+#pragma unroll
+      for (int k = 0; k < CHUNKS; ++k) {
+        const int c = lane + k * TPR;
+        if (c < n_chunks)
+          cp_async_stream_to_shared<kBytes>(slot(t % DEPTH, k), x + static_cast<long long>(token) * C + c * VEC);
+      }
+    }
+    cp_async_commit();
+  };
+#pragma unroll
+  for (int t = 0; t < DEPTH; ++t) issue(t);
+
+  const float inv_c = reciprocal(static_cast<float>(C));
+  const bool one_reduction = NORM == Norm::layer && STATS == 1 && C == CHUNKS * TPR * VEC;
+  Frag<float, VEC> factor[CHUNKS], offset[CHUNKS];
+  const S* folded_row = nullptr;
+#pragma unroll 1
+  for (int t = 0; t < WALK; ++t) {
+    const int token = first + t;
+    const bool ok = token < tokens;
+    const int b = token / L, l = token % L;
+    // The broadcast rows folded for this token, unless the previous token's are its rows.
+    const S* row = nullptr;
+    if constexpr (kModRows) row = Modulation<S, VEC, MOD>(scale, b, l, L, C, F).row;
+    if (ok && (t == 0 || row != folded_row)) {
+      const Modulation<S, VEC, MOD> sc(scale, b, l, L, C, F), sh(shift, b, l, L, C, F);
+#pragma unroll
+      for (int k = 0; k < CHUNKS; ++k) {
+        const int c = lane + k * TPR;
+        if (c >= n_chunks) continue;
+        const int col = c * VEC;
+        Frag<T, VEC> w, bi;
+        if constexpr (AFFINE) w = load<T, VEC>(weight + col);
+        if constexpr (kBias) bi = load<T, VEC>(bias + col);
+        const Frag<S, VEC> s1 = sc.template load_chunk<false>(col), s0 = sh.template load_chunk<false>(col);
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) {
+          const float one_plus = 1.0f + sc.at(s1, i);
+          factor[k].raw.w[i] = __float_as_uint(AFFINE ? w[i] * one_plus : one_plus);
+          offset[k].raw.w[i] = __float_as_uint(kBias ? fmaf(bi[i], one_plus, sh.at(s0, i)) : sh.at(s0, i));
+        }
+      }
+      folded_row = row;
+    }
+
+    cp_async_wait_group<DEPTH - 1>();  // token t's copies have landed (this thread's own)
+    Frag<T, VEC> v[CHUNKS];
+#pragma unroll
+    for (int k = 0; k < CHUNKS; ++k)
+      v[k] = ok && lane + k * TPR < n_chunks ? Frag<T, VEC>{load_shared<kBytes>(slot(t % DEPTH, k))}
+                                             : Frag<T, VEC>::zero();
+
+    // Mean and sum of squared deviations as fused_rows does for one token.
+    const int parity = (t & 1) * kWarps;
+    float mean[1] = {0.f}, m2[1] = {0.f};
+    if constexpr (NORM == Norm::layer) {
+#pragma unroll
+      for (int k = 0; k < CHUNKS; ++k)
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) mean[0] += v[k][i];  // padding chunks are zeros
+      if (one_reduction) {
+        mean[0] *= 1.0f / (CHUNKS * VEC);
+      } else {
+        row_sums<TPR, BLOCK, 1>(mean, walk_mean + parity);
+        mean[0] *= inv_c;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < CHUNKS; ++k)
+      if (lane + k * TPR < n_chunks)
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) {
+          const float d = v[k][i] - mean[0];
+          m2[0] += d * d;
+        }
+    if (one_reduction) row_stats<TPR, BLOCK, 1, CHUNKS * VEC>(mean, m2, walk_mean + parity, walk_m2 + parity);
+    else row_sums<TPR, BLOCK, 1>(m2, walk_m2 + parity);
+    const float rstd = rsqrtf(m2[0] * inv_c + eps);
+
+    issue(t + DEPTH);  // into the stage just read: its values are in registers and consumed above
+
+    if (!ok) continue;  // still walks on: the barriers above are the block's
+    const long long base = static_cast<long long>(token) * C;
+#pragma unroll
+    for (int k = 0; k < CHUNKS; ++k) {
+      const int c = lane + k * TPR;
+      if (c >= n_chunks) continue;
+      float out[VEC];
+#pragma unroll
+      for (int i = 0; i < VEC; ++i) out[i] = fmaf((v[k][i] - mean[0]) * rstd, factor[k][i], offset[k][i]);
+      store<STORE_CS != 0>(y + base + c * VEC, Frag<T, VEC>::pack(out));
+    }
+  }
+}
+
 }  // namespace nss_detail
 
 // MIN_BLOCKS (0 / 1) is __launch_bounds__'s second argument. With none (0) ptxas caps a
@@ -760,13 +915,18 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 // the pin keeps the count the class was measured at.
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
           int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1,
-          int STATS = 0>
+          int STATS = 0, int WALK = 1, int DEPTH = 1>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
                         const T* __restrict__ bias, const S* __restrict__ scale, const S* __restrict__ shift, int B,
                         int L, int C, int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
-      y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
+  static_assert(WALK == 1 || TOKENS == 1, "WALK > 1 walks one token a group at a time: TOKENS 1");
+  if constexpr (WALK > 1)
+    nss_detail::walked_rows<T, S, NORM, MOD, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, STORE_CS, STATS, WALK, DEPTH>(
+        y, x, weight, bias, scale, shift, B, L, C, F, eps);
+  else
+    nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
+        y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
 }
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,

@@ -245,5 +245,42 @@ TEST(NormScaleShiftTask, Fp32CasesCompileForSm90aWithoutSpills) {
   EXPECT_TRUE(testsupport::has(r.out, "<float, float, Norm::")) << r.out;
 }
 
+// WALK (walked_rows): a group walks WALK tokens in turn with x copied DEPTH tokens ahead into a ring of
+// static shared memory. The spec keeps the ring under 40 KB, DEPTH within the walk, and the walk to
+// one token a thread without EARLY_MOD's staging; the kernels compile for sm_90a without spills on
+// the layouts and both norms of the batched text shape (the GPU test runs them across frames).
+TEST(NormScaleShiftTask, WalkConstraintsBoundTheRingAndWalkedKernelsCompile) {
+  const ParamOverrides walk = {{"BLOCK", 384}, {"ROWS_PER_BLOCK", 1}, {"CHUNKS", 1}, {"VEC", 8}, {"MIN_BLOCKS", 1},
+                               {"WALK", 4}, {"DEPTH", 2}};
+  EXPECT_FALSE(expand_cases(spec(), {{"flux1-single"}, {}}, walk, false).empty());
+  auto refused = [&](ParamOverrides p, const std::string& constraint) {
+    try {
+      expand_cases(spec(), {{"flux1-single"}, {}}, p, false);
+      ADD_FAILURE() << "expanded without error: " << constraint;
+    } catch (const ako::SpecError& e) {
+      EXPECT_NE(std::string(e.what()).find(constraint), std::string::npos) << e.what();
+    }
+  };
+  auto with = [&](const std::string& name, int64_t value) {
+    auto p = walk;
+    p[name] = value;
+    return p;
+  };
+  refused(with("DEPTH", 8), "WALK == 1 ? DEPTH == 1 : DEPTH >= 2 && DEPTH <= WALK");  // deeper than the walk
+  refused(with("TOKENS", 2), "WALK == 1 || TOKENS == 1 && EARLY_MOD == 0");
+  refused(with("EARLY_MOD", 3), "WALK == 1 || TOKENS == 1 && EARLY_MOD == 0");
+  auto deep = with("WALK", 16);
+  deep["DEPTH"] = 8;  // 8 x 384 threads x 16 bytes: 48 KB
+  refused(deep, "WALK == 1 || DEPTH * BLOCK * CHUNKS * VEC * 2 <= 40960");
+  const auto r = testsupport::run_ako(
+      "compile task norm_scale_shift --arch sm_90a -j 2 --shapes text-512-cfg --param BLOCK=256 "
+      "--param ROWS_PER_BLOCK=2 --param CHUNKS=3 --param VEC=8 --param MIN_BLOCKS=1 --param WALK=8 --param DEPTH=3 "
+      "--param STATS=1",
+      kRepo);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "Layout::lc, true, 256, 8, 2, 3, 0, 1, 0, 1, 1, 1, 8, 3>")) << r.out;
+}
+
 }  // namespace
 }  // namespace ako::task

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Session 31, call 1 (nvidia-h200; carry bundle-x): norm_scale_shift's walk (WALK / DEPTH, walked_rows:
+# a group walks WALK tokens in turn, x copied DEPTH tokens ahead by cp.async, the broadcast rows folded
+# once a row in registers; ITERATIONS.md norm_scale_shift iteration 40).
+# 1. GPU test NormScaleShift.WalkedRowsAreCorrectAcrossBatchAndFrameBoundaries;
+# 2. scripts/gpu-sweep-sets.sh: walk-sets.txt on wan13b-480p, wan14b-480p, hunyuan-720p, qwen-image, every
+#    case of each shape, each set against the committed config, A X1..Xn Xn..X1 A.
+# Back: summary.txt (printed last), sweeps.tar.xz, tests.txt.
+set -uo pipefail
+OUT=$(realpath "$OUT")
+S=$OUT/summary.txt; : > $S
+T0=$(date +%s)
+scripts/gpu-unpack-bundle.sh --if-needed > $OUT/unpack.txt 2>&1 || { cat $OUT/unpack.txt; exit 1; }
+export AKO_CACHE_DIR=/tmp/ako-cache
+D=bench/results/2026-12-01-h200-session31
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader >> $S
+timeout 200 bundle/bin/ako_gpu_tests --gtest_filter='*.WalkedRowsAreCorrectAcrossBatchAndFrameBoundaries' > $OUT/tests.txt 2>&1
+echo "gpu tests rc=$? ($(( $(date +%s) - T0 )) s): $(grep -E '^\[ +(OK|PASSED|FAILED) ' $OUT/tests.txt | tr '\n' ' ')" >> $S
+W=$OUT/sweeps; mkdir -p $W
+sweep() {  # name task shape sets
+  OUT=$W/$1 RUN_TIMEOUT=100 scripts/gpu-sweep-sets.sh $2 $3 $4 > /dev/null 2>&1
+  echo "== $1 ($(( $(date +%s) - T0 )) s)" >> $S; grep -v '^run ' $W/$1/summary.txt | cut -c1-1500 >> $S
+  grep '^run ' $W/$1/summary.txt | grep -vc 'rc=0.*CORRECT: yes' | sed 's/^/runs not rc=0 and correct: /' >> $S
+}
+sweep wan13b norm_scale_shift wan13b-480p $D/walk-sets.txt
+sweep wan14b norm_scale_shift wan14b-480p $D/walk-sets.txt
+sweep hunyuan norm_scale_shift hunyuan-720p $D/walk-sets.txt
+sweep qwen norm_scale_shift qwen-image $D/walk-sets.txt
+echo "wall $(( $(date +%s) - T0 )) s" >> $S
+tar cJf $OUT/sweeps.tar.xz -C $OUT sweeps && rm -rf $W
+cat $S
