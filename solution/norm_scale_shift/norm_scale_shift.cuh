@@ -819,16 +819,19 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, const T* __restri
   const float inv_c = reciprocal(static_cast<float>(C));
   const bool one_reduction = NORM == Norm::layer && STATS == 1 && C == CHUNKS * TPR * VEC;
   Frag<float, VEC> factor[CHUNKS], offset[CHUNKS];
-  const S* folded_row = nullptr;
+  int next_row = 0;  // the first token past the folded rows (tokens are consecutive: no division a token)
 #pragma unroll 1
   for (int t = 0; t < WALK; ++t) {
     const int token = first + t;
     const bool ok = token < tokens;
-    const int b = token / L, l = token % L;
-    // The broadcast rows folded for this token, unless the previous token's are its rows.
-    const S* row = nullptr;
-    if constexpr (kModRows) row = Modulation<S, VEC, MOD>(scale, b, l, L, C, F).row;
-    if (ok && (t == 0 || row != folded_row)) {
+    // The broadcast rows folded again where this token's differ from the previous token's: a batch or
+    // frame boundary, every token for [1, L, C] and [B, L, C], once for [1] and [C].
+    if (ok && (t == 0 || token >= next_row)) {
+      const int b = token / L, l = token % L;
+      if constexpr (MOD == Layout::bc) next_row = (b + 1) * L;
+      else if constexpr (MOD == Layout::bf1c) next_row = b * L + min((l / (L / F) + 1) * (L / F), L);
+      else if constexpr (MOD == Layout::lc || MOD == Layout::blc) next_row = token + 1;
+      else next_row = tokens;  // [1], [C]: one row
       const Modulation<S, VEC, MOD> sc(scale, b, l, L, C, F), sh(shift, b, l, L, C, F);
 #pragma unroll
       for (int k = 0; k < CHUNKS; ++k) {
@@ -846,7 +849,6 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, const T* __restri
           offset[k].raw.w[i] = __float_as_uint(kBias ? fmaf(bi[i], one_plus, sh.at(s0, i)) : sh.at(s0, i));
         }
       }
-      folded_row = row;
     }
 
     cp_async_wait_group<DEPTH - 1>();  // token t's copies have landed (this thread's own)
