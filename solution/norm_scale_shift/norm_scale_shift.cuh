@@ -14,8 +14,8 @@
 //   template <T, S, NORM, MOD, [GATE,] AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, MIN_BLOCKS,
 //             ROW_CACHE, TOKENS, STORE_CS, STATS[, WALK, DEPTH]>
 //   grid = ceil_div(B * L, ROWS_PER_BLOCK * TOKENS * WALK), block = BLOCK, no dynamic shared memory.
-//   WALK and DEPTH (norm_scale_shift only): a group walks WALK tokens in turn, x copied DEPTH
-//   tokens ahead (walked_rows; WALK 1 is fused_rows, the kernel of before).
+//   WALK and DEPTH: a group walks WALK tokens in turn, its row streams copied DEPTH tokens ahead
+//   (walked_rows; WALK 1 is fused_rows, the kernel of before).
 //
 // Work layout (as solution/rmsnorm/rmsnorm.cuh): a block holds ROWS_PER_BLOCK groups of TOKENS
 // consecutive tokens (TOKENS = 1 but for small grids and Wan's per-frame rows, see fused_rows),
@@ -762,21 +762,34 @@ template <int N> __device__ __forceinline__ void cp_async_wait_group() {
   asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
-// WALK > 1 (norm_scale_shift, TOKENS 1): each group of TPR threads walks WALK consecutive tokens in
-// turn, so a block meets one frame's (or batch's) broadcast rows once for ROWS_PER_BLOCK * WALK
-// tokens; they are folded once into fp32 factor = w (1 + scale) and offset = b (1 + scale) + shift
-// in registers (again only where a token's row differs from the previous one's: a frame or batch
-// boundary, or every token for [1, L, C] and [B, L, C]). The loop alone lost (ITERATIONS.md
-// norm_scale_shift iteration 3: a token's loads waited on the previous token's arithmetic), so x
-// streams DEPTH tokens ahead by cp.async into a ring in shared memory, each thread copying and
-// reading back only its own chunks (no barrier for the ring; a stage is refilled after the values
-// read from it were consumed). The bytes in flight then no longer hang on the registers. The
-// reductions' arrays alternate by token: one barrier a reduction.
-template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
-          int CHUNKS, int STORE_CS, int STATS, int WALK, int DEPTH>
-__device__ __forceinline__ void walked_rows(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
-                                            const T* __restrict__ bias, const S* __restrict__ scale,
-                                            const S* __restrict__ shift, int B, int L, int C, int F, float eps) {
+// The first token past `token` whose row of a broadcast tensor of layout M differs from token's (tokens
+// are walked in order, so one division a row change instead of one a token): the next batch for [B, C],
+// the next frame or batch for [B, F, 1, C], the next token for the per-token layouts, none (tokens) for
+// [1], [C] and an absent tensor.
+template <Layout M> __device__ __forceinline__ int next_row_of(int token, int b, int l, int L, int F, int tokens) {
+  if constexpr (M == Layout::bc) return (b + 1) * L;
+  else if constexpr (M == Layout::bf1c) return b * L + min((l / (L / F) + 1) * (L / F), L);
+  else if constexpr (M == Layout::lc || M == Layout::blc) return token + 1;
+  else return tokens;
+}
+
+// WALK > 1 (TOKENS 1): each group of TPR threads walks WALK consecutive tokens in turn, so a block meets
+// one frame's (or batch's) broadcast rows once for ROWS_PER_BLOCK * WALK tokens; they are folded once into
+// fp32 factor = w (1 + scale) and offset = b (1 + scale) + shift in registers (the gate's row too, for the
+// residual fusion), again only where a token's rows differ from the previous one's: a frame or batch
+// boundary, or every token for [1, L, C] and [B, L, C]. The loop alone lost (ITERATIONS.md norm_scale_shift
+// iteration 3: a token's loads waited on the previous token's arithmetic), so the row streams (x; residual
+// and x) run DEPTH tokens ahead by cp.async into a ring in shared memory, each thread copying and reading
+// back only its own chunks (no barrier for the ring; a stage is refilled after the values read from it
+// were consumed). The bytes in flight then no longer hang on the registers. The reductions' arrays
+// alternate by token: one barrier a reduction. RESIDUAL: x_or_res is residual, x is x, as in fused_rows.
+template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
+          int ROWS_PER_BLOCK, int CHUNKS, int STORE_CS, int STATS, int WALK, int DEPTH>
+__device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
+                                            const T* __restrict__ x, const S* __restrict__ gate,
+                                            const T* __restrict__ weight, const T* __restrict__ bias,
+                                            const S* __restrict__ scale, const S* __restrict__ shift, int B, int L,
+                                            int C, int F, float eps) {
   static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "BLOCK: whole warps, at most 1024");
   static_assert(BLOCK % ROWS_PER_BLOCK == 0, "BLOCK must split evenly into tokens");
   constexpr int TPR = BLOCK / ROWS_PER_BLOCK;
@@ -784,20 +797,21 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, const T* __restri
                 "threads per token: a power of two up to a warp, whole warps above");
   static_assert(DEPTH >= 1 && DEPTH <= WALK, "DEPTH: tokens copied ahead, 1 .. WALK");
   constexpr bool kBias = AFFINE && NORM == Norm::layer;
-  constexpr bool kModRows = MOD != Layout::scalar && MOD != Layout::none;
+  constexpr bool kGate = RESIDUAL && GATE != Layout::none;
+  constexpr int kStreams = RESIDUAL ? 2 : 1;  // residual and x, or x
   constexpr int kBytes = VEC * static_cast<int>(sizeof(T));
   static_assert(kBytes == 4 || kBytes == 8 || kBytes % 16 == 0, "cp.async moves 4, 8 or 16*k bytes: VEC >= 2");
-  static_assert(DEPTH * CHUNKS * BLOCK * kBytes <= 40960, "the ring: at most 40 KB of static shared memory");
+  static_assert(DEPTH * kStreams * CHUNKS * BLOCK * kBytes <= 40960, "the ring: at most 40 KB of static shared memory");
   constexpr int kWarps = BLOCK / 32;
-  __shared__ __align__(16) unsigned char ring[DEPTH * CHUNKS * BLOCK * kBytes];  // [stage][chunk][thread]
+  __shared__ __align__(16) unsigned char ring[DEPTH * kStreams * CHUNKS * BLOCK * kBytes];  // [stage][stream][chunk][thread]
   __shared__ float walk_mean[2 * kWarps];
   __shared__ float walk_m2[2 * kWarps];
   const int lane = threadIdx.x % TPR;
   const int first = (static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK + static_cast<int>(threadIdx.x) / TPR) * WALK;
   const int n_chunks = C / VEC;
   const int tokens = B * L;
-  auto slot = [&](int stage, int k) {
-    return shared_address(ring) + ((stage * CHUNKS + k) * BLOCK + threadIdx.x) * kBytes;
+  auto slot = [&](int stage, int stream, int k) {
+    return shared_address(ring) + (((stage * kStreams + stream) * CHUNKS + k) * BLOCK + threadIdx.x) * kBytes;
   };
   // Token first + t's chunks into stage t % DEPTH; one commit group a token, empty past the walk,
   // so that the wait below counts groups the same in every iteration.
@@ -807,8 +821,11 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, const T* __restri
 #pragma unroll
       for (int k = 0; k < CHUNKS; ++k) {
         const int c = lane + k * TPR;
-        if (c < n_chunks)
-          cp_async_stream_to_shared<kBytes>(slot(t % DEPTH, k), x + static_cast<long long>(token) * C + c * VEC);
+        if (c < n_chunks) {
+          const long long at = static_cast<long long>(token) * C + c * VEC;
+          cp_async_stream_to_shared<kBytes>(slot(t % DEPTH, 0, k), x_or_res + at);
+          if constexpr (RESIDUAL) cp_async_stream_to_shared<kBytes>(slot(t % DEPTH, 1, k), x + at);
+        }
       }
     }
     cp_async_commit();
@@ -819,19 +836,17 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, const T* __restri
   const float inv_c = reciprocal(static_cast<float>(C));
   const bool one_reduction = NORM == Norm::layer && STATS == 1 && C == CHUNKS * TPR * VEC;
   Frag<float, VEC> factor[CHUNKS], offset[CHUNKS];
-  int next_row = 0;  // the first token past the folded rows (tokens are consecutive: no division a token)
+  Frag<S, VEC> gates[CHUNKS];  // the gate's row (residual fusion with a gate)
+  int next_row = 0;  // the first token past the folded rows
 #pragma unroll 1
   for (int t = 0; t < WALK; ++t) {
     const int token = first + t;
     const bool ok = token < tokens;
-    // The broadcast rows folded again where this token's differ from the previous token's: a batch or
-    // frame boundary, every token for [1, L, C] and [B, L, C], once for [1] and [C].
+    // The broadcast rows folded again where this token's differ from the previous token's.
     if (ok && (t == 0 || token >= next_row)) {
       const int b = token / L, l = token % L;
-      if constexpr (MOD == Layout::bc) next_row = (b + 1) * L;
-      else if constexpr (MOD == Layout::bf1c) next_row = b * L + min((l / (L / F) + 1) * (L / F), L);
-      else if constexpr (MOD == Layout::lc || MOD == Layout::blc) next_row = token + 1;
-      else next_row = tokens;  // [1], [C]: one row
+      next_row = next_row_of<MOD>(token, b, l, L, F, tokens);
+      if constexpr (kGate) next_row = min(next_row, next_row_of<GATE>(token, b, l, L, F, tokens));
       const Modulation<S, VEC, MOD> sc(scale, b, l, L, C, F), sh(shift, b, l, L, C, F);
 #pragma unroll
       for (int k = 0; k < CHUNKS; ++k) {
@@ -848,15 +863,31 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, const T* __restri
           factor[k].raw.w[i] = __float_as_uint(AFFINE ? w[i] * one_plus : one_plus);
           offset[k].raw.w[i] = __float_as_uint(kBias ? fmaf(bi[i], one_plus, sh.at(s0, i)) : sh.at(s0, i));
         }
+        if constexpr (kGate) gates[k] = Modulation<S, VEC, GATE>(gate, b, l, L, C, F).template load_chunk<false>(col);
       }
     }
 
     cp_async_wait_group<DEPTH - 1>();  // token t's copies have landed (this thread's own)
     Frag<T, VEC> v[CHUNKS];
 #pragma unroll
-    for (int k = 0; k < CHUNKS; ++k)
-      v[k] = ok && lane + k * TPR < n_chunks ? Frag<T, VEC>{load_shared<kBytes>(slot(t % DEPTH, k))}
-                                             : Frag<T, VEC>::zero();
+    for (int k = 0; k < CHUNKS; ++k) {
+      const int c = lane + k * TPR;
+      if constexpr (RESIDUAL) {
+        // residual_out = residual + gate * x, rounded to T: the value the norm sees, stored now.
+        if (!ok || c >= n_chunks) {
+          v[k] = Frag<T, VEC>::zero();
+          continue;
+        }
+        const Frag<T, VEC> rs{load_shared<kBytes>(slot(t % DEPTH, 0, k))}, xs{load_shared<kBytes>(slot(t % DEPTH, 1, k))};
+        float r[VEC];
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) r[i] = rs[i] + (kGate ? gates[k][i] : 1.0f) * xs[i];
+        v[k] = Frag<T, VEC>::pack(r);
+        store<STORE_CS != 0>(residual_out + static_cast<long long>(token) * C + c * VEC, v[k]);
+      } else {
+        v[k] = ok && c < n_chunks ? Frag<T, VEC>{load_shared<kBytes>(slot(t % DEPTH, 0, k))} : Frag<T, VEC>::zero();
+      }
+    }
 
     // Mean and sum of squared deviations as fused_rows does for one token.
     const int parity = (t & 1) * kWarps;
@@ -924,8 +955,8 @@ norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __r
                         int L, int C, int F, float eps) {
   static_assert(WALK == 1 || TOKENS == 1, "WALK > 1 walks one token a group at a time: TOKENS 1");
   if constexpr (WALK > 1)
-    nss_detail::walked_rows<T, S, NORM, MOD, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, STORE_CS, STATS, WALK, DEPTH>(
-        y, x, weight, bias, scale, shift, B, L, C, F, eps);
+    nss_detail::walked_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, STORE_CS, STATS, WALK, DEPTH>(
+        y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
   else
     nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
         y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
@@ -933,13 +964,18 @@ norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __r
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
           int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1,
-          int STATS = 0>
+          int STATS = 0, int WALK = 1, int DEPTH = 1>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 residual_gate_norm_scale_shift_kernel(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ residual,
                                       const T* __restrict__ x, const S* __restrict__ gate,
                                       const T* __restrict__ weight, const T* __restrict__ bias,
                                       const S* __restrict__ scale, const S* __restrict__ shift, int B, int L, int C,
                                       int F, float eps) {
-  nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
-      y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
+  static_assert(WALK == 1 || TOKENS == 1, "WALK > 1 walks one token a group at a time: TOKENS 1");
+  if constexpr (WALK > 1)
+    nss_detail::walked_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, STORE_CS, STATS, WALK, DEPTH>(
+        y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
+  else
+    nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
+        y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
 }

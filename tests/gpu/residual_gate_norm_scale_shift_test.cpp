@@ -75,5 +75,19 @@ TEST(ResidualGateNormScaleShift, FoldedRowsAreCorrectAcrossBatchAndFrameBoundari
   EXPECT_GE(folded_cases, 2 * 3 * 8) << "every dtype and shape, the folded combinations";
 }
 
+TEST(ResidualGateNormScaleShift, WalkedRowsAreCorrectAcrossBatchAndFrameBoundaries) {
+  AKO_REQUIRE_GPU();
+  // WALK: a group walks 4 or 8 tokens in turn, residual and x copied 2 or 3 tokens ahead, the gate and
+  // the broadcast rows refolded where either's row changes; groups and blocks cross frames and
+  // batches, and the last block runs past the tokens. 384 threads a token (12 warps), and 128 with
+  // one reduction (two streams of 3072 columns leave no room for two groups a block).
+  const std::string walk = "--param VEC=8 --param EARLY_MOD=0 --param ROW_CACHE=0 --param MIN_BLOCKS=1 --param TOKENS=1 ";
+  const int cases = norm_fusion::expect_correct_across_token_groups(
+      "residual_gate_norm_scale_shift",
+      {walk + "--param BLOCK=384 --param ROWS_PER_BLOCK=1 --param CHUNKS=1 --param WALK=4 --param DEPTH=2",
+       walk + "--param BLOCK=128 --param ROWS_PER_BLOCK=1 --param CHUNKS=3 --param WALK=8 --param DEPTH=3 --param STATS=1"});
+  EXPECT_GE(cases, 2 * 3 * 16) << "every dtype, shape and several axis combinations";
+}
+
 }  // namespace
 }  // namespace ako::gputest

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "../ako_cli_support.hpp"
+#include "common/error.hpp"
 #include "norm_fusion_task_support.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
@@ -134,6 +135,32 @@ TEST(ResidualGateNormScaleShiftTask, Fp32CasesCompileForSm90aWithoutSpills) {
   EXPECT_TRUE(testsupport::has(r.out, "COMPILED: yes")) << r.out;
   EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
   EXPECT_TRUE(testsupport::has(r.out, "<float, float, Norm::")) << r.out;
+}
+
+// WALK in the residual fusion: two row streams (residual and x) in the ring, so the spec bounds it at
+// twice norm_scale_shift's bytes a stage; the walked kernels compile for sm_90a without spills on every
+// gate and modulation layout of the batched text shape.
+TEST(ResidualGateNormScaleShiftTask, WalkConstraintsBoundTheTwoStreamRingAndWalkedKernelsCompile) {
+  const ParamOverrides walk = {{"BLOCK", 128}, {"ROWS_PER_BLOCK", 1}, {"CHUNKS", 3}, {"VEC", 8}, {"MIN_BLOCKS", 1},
+                               {"WALK", 8}, {"DEPTH", 3}};
+  EXPECT_FALSE(expand_cases(spec(), {{"flux1-single"}, {}}, walk, false).empty());
+  auto deep = walk;
+  deep["DEPTH"] = 4;  // 4 x 2 streams x 128 threads x 3 chunks x 16 bytes: 48 KB
+  try {
+    expand_cases(spec(), {{"flux1-single"}, {}}, deep, false);
+    ADD_FAILURE() << "expanded without error";
+  } catch (const ako::SpecError& e) {
+    EXPECT_NE(std::string(e.what()).find("WALK == 1 || DEPTH * BLOCK * CHUNKS * VEC * 4 <= 40960"), std::string::npos)
+        << e.what();
+  }
+  const auto r = testsupport::run_ako(
+      "compile task residual_gate_norm_scale_shift --arch sm_90a -j 2 --shapes text-512-cfg --param BLOCK=128 "
+      "--param ROWS_PER_BLOCK=1 --param CHUNKS=3 --param VEC=8 --param MIN_BLOCKS=1 --param WALK=8 --param DEPTH=3 "
+      "--param STATS=1",
+      kRepo);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "Layout::bc, true, 128, 8, 1, 3, 0, 1, 0, 1, 1, 1, 8, 3>")) << r.out;
 }
 
 }  // namespace

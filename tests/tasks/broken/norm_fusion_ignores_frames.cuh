@@ -82,10 +82,10 @@ __global__ void norm_scale_shift_kernel(T* y, const T* x, const T* weight, const
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
           int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1,
-          int STORE_CS = 1, int STATS = 0>
+          int STORE_CS = 1, int STATS = 0, int WALK = 1, int DEPTH = 1>
 __global__ void residual_gate_norm_scale_shift_kernel(T* y, T* residual_out, const T* residual, const T* x,
                                                       const S* gate, const T* weight, const T* bias, const S* scale,
                                                       const S* shift, int B, int L, int C, int F, float eps) {
-  broken_detail::rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, ROWS_PER_BLOCK * TOKENS>(
+  broken_detail::rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, ROWS_PER_BLOCK * TOKENS * WALK>(
       y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
 }
