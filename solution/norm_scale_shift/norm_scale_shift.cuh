@@ -746,8 +746,8 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   }
 }
 
-// x's chunks of one token into shared memory for the walk below: 16-byte pieces by cp.async.cg (L2
-// only: the row is read once), smaller ones by .ca (cp.async.cg moves 16 bytes only).
+// A row stream's chunk (x, or residual) into shared memory for the walk below: 16-byte pieces by
+// cp.async.cg (L2 only: the row is read once), smaller ones by .ca (cp.async.cg moves 16 bytes only).
 template <int BYTES> __device__ __forceinline__ void cp_async_stream_to_shared(unsigned s, const void* global) {
   if constexpr (BYTES % 16 == 0) {
 #pragma unroll
