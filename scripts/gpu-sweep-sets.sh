@@ -11,10 +11,12 @@
 #     SPEC       the task to run (default TASK): a task.json path, e.g. a copy with a constraint relaxed
 #     A          the ako binary (default bundle/bin/ako, unpacked from bundle-x if needed)
 #     WHERE      only the cases this expression holds for, in every run (`ako run --where`), e.g. "affine"
+#     SOLUTION   a variant .cuh in place of the task's solution file, in every run (`ako run --solution`): the
+#                sets measured on a kernel not yet committed, against the committed config on the same file
 # Writes $OUT/runs/<A1|A2|TAGa|TAGb>.json and .txt, and $OUT/summary.txt (printed last): the run lines, then
 # scripts/sweep_sets.py's noise line and one line per set.
 set -uo pipefail
-[ $# -eq 3 ] || { sed -n 2,15p "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n 2,17p "$0" >&2; exit 2; }
 TASK=$1 SHAPE=$2
 SETS=$(realpath -m "$3")  # named from the caller's folder, read after the cd below
 cd "$(dirname "$0")/.."
@@ -33,6 +35,7 @@ run() {  # tag [NAME=VALUE...]
   local params=(); for p in "$@"; do params+=(--param "$p"); done
   local t0=$(date +%s)
   [ -z "${WHERE:-}" ] || params+=(--where "$WHERE")
+  [ -z "${SOLUTION:-}" ] || params+=(--solution "$SOLUTION")
   timeout "${RUN_TIMEOUT:-120}" "$A" run task "${SPEC:-$TASK}" --shapes "$SHAPE" --no-progress "${params[@]}" \
     --json "$OUT/runs/$tag.json" > "$OUT/runs/$tag.txt" 2>&1
   echo "run $tag rc=$? ($(( $(date +%s) - t0 )) s): $(grep -E '^CORRECT|^STATIC_CHECK: refused' "$OUT/runs/$tag.txt" | tr '\n' ' ')" >> "$S"

@@ -74,8 +74,9 @@ STUB = textwrap.dedent("""\
     params = [a[i + 1] for i, w in enumerate(a) if w == "--param"]
     out = a[a.index("--json") + 1]
     where = ["where=" + a[a.index("--where") + 1]] if "--where" in a else []
+    solution = ["solution=" + a[a.index("--solution") + 1]] if "--solution" in a else []
     with open(os.environ["STUB_LOG"], "a") as f:
-        f.write(" ".join([a[a.index("--shapes") + 1], a[2]] + params + where) + "\\n")
+        f.write(" ".join([a[a.index("--shapes") + 1], a[2]] + params + solution + where) + "\\n")
     if "VEC=3" in params:
         print("STATIC_CHECK: refused (1 finding)"); sys.exit(1)
     t = 9.0 if "BLOCK=128" in params else 10.0
@@ -130,6 +131,24 @@ class GpuSweepSetsRunnerTest(unittest.TestCase):
             self.assertEqual(len(runs), 4)
             for run in runs:  # the committed config's runs too: the same cases on both sides
                 self.assertTrue(run.endswith("where=affine && C == 3"), run)
+
+    def test_a_variant_solution_reaches_every_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            stub = os.path.join(tmp, "ako")
+            with open(stub, "w") as f:
+                f.write(STUB)
+            os.chmod(stub, os.stat(stub).st_mode | stat.S_IEXEC)
+            sets = os.path.join(tmp, "sets.txt")
+            with open(sets, "w") as f:
+                f.write("s X1 BLOCK=128\n")
+            log = os.path.join(tmp, "log.txt")
+            env = dict(os.environ, A=stub, OUT=os.path.join(tmp, "out"), STUB_LOG=log, SOLUTION="variants/k.cuh")
+            r = subprocess.run(["bash", RUNNER, "mytask", "s", sets], capture_output=True, text=True, env=env)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(log) as f:
+                runs = f.read().splitlines()
+            self.assertEqual(runs, ["s mytask solution=variants/k.cuh", "s mytask BLOCK=128 solution=variants/k.cuh",
+                                    "s mytask BLOCK=128 solution=variants/k.cuh", "s mytask solution=variants/k.cuh"])
 
     def test_usage_and_a_sets_file_without_the_shape(self):
         r = subprocess.run(["bash", RUNNER, "t"], capture_output=True, text=True)
