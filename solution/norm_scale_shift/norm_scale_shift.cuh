@@ -365,6 +365,25 @@ __device__ __forceinline__ void row_stats(float (&mean)[N], float (&m2)[N], cons
   }
 }
 
+// The output pass's broadcast inputs of one chunk at column col, read from global memory and folded into
+// fp32 factor = w (1 + scale) and offset = b (1 + scale) + shift (w = 1, b = 0 where absent): a staged
+// token's output is then norm * factor + offset. EARLY_MOD 4's off-stage tokens and the walk fold here.
+template <bool AFFINE, bool BIAS, bool EVICT_FIRST, typename T, typename S, int VEC, Layout MOD>
+__device__ __forceinline__ void fold_chunk(Frag<float, VEC>& factor, Frag<float, VEC>& offset, const T* weight,
+                                           const T* bias, const Modulation<S, VEC, MOD>& sc,
+                                           const Modulation<S, VEC, MOD>& sh, int col) {
+  Frag<T, VEC> w, b;
+  if constexpr (AFFINE) w = load<T, VEC>(weight + col);
+  if constexpr (BIAS) b = load<T, VEC>(bias + col);
+  const Frag<S, VEC> s1 = sc.template load_chunk<EVICT_FIRST>(col), s0 = sh.template load_chunk<EVICT_FIRST>(col);
+#pragma unroll
+  for (int i = 0; i < VEC; ++i) {
+    const float one_plus = 1.0f + sc.at(s1, i);
+    factor.raw.w[i] = __float_as_uint(AFFINE ? w[i] * one_plus : one_plus);
+    offset.raw.w[i] = __float_as_uint(BIAS ? fmaf(b[i], one_plus, sh.at(s0, i)) : sh.at(s0, i));
+  }
+}
+
 // The per-chunk broadcast inputs of the output pass (the absent ones are never set nor read).
 template <typename T, typename S, int VEC> struct OutputInputs {
   Frag<T, VEC> w, b;
@@ -680,16 +699,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
                    Modulation<S, VEC, MOD>(scale, bs[j], ls[j], L, C, F).row !=
                        Modulation<S, VEC, MOD>(scale, bs[j - 1], ls[j - 1], L, C, F).row) {
           const Modulation<S, VEC, MOD> sc(scale, bs[j], ls[j], L, C, F), sh(shift, bs[j], ls[j], L, C, F);
-          Frag<T, VEC> w, b;
-          if constexpr (AFFINE) w = load<T, VEC>(weight + col);
-          if constexpr (kBias) b = load<T, VEC>(bias + col);
-          const Frag<S, VEC> s1 = sc.template load_chunk<kEvictFirst>(col), s0 = sh.template load_chunk<kEvictFirst>(col);
-#pragma unroll
-          for (int i = 0; i < VEC; ++i) {
-            const float one_plus = 1.0f + sc.at(s1, i);
-            factor.raw.w[i] = __float_as_uint(AFFINE ? w[i] * one_plus : one_plus);
-            offset.raw.w[i] = __float_as_uint(kBias ? fmaf(b[i], one_plus, sh.at(s0, i)) : sh.at(s0, i));
-          }
+          fold_chunk<AFFINE, kBias, kEvictFirst>(factor, offset, weight, bias, sc, sh, col);
         }
         float out[VEC];
 #pragma unroll
@@ -853,16 +863,7 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
         const int c = lane + k * TPR;
         if (c >= n_chunks) continue;
         const int col = c * VEC;
-        Frag<T, VEC> w, bi;
-        if constexpr (AFFINE) w = load<T, VEC>(weight + col);
-        if constexpr (kBias) bi = load<T, VEC>(bias + col);
-        const Frag<S, VEC> s1 = sc.template load_chunk<false>(col), s0 = sh.template load_chunk<false>(col);
-#pragma unroll
-        for (int i = 0; i < VEC; ++i) {
-          const float one_plus = 1.0f + sc.at(s1, i);
-          factor[k].raw.w[i] = __float_as_uint(AFFINE ? w[i] * one_plus : one_plus);
-          offset[k].raw.w[i] = __float_as_uint(kBias ? fmaf(bi[i], one_plus, sh.at(s0, i)) : sh.at(s0, i));
-        }
+        fold_chunk<AFFINE, kBias, false>(factor[k], offset[k], weight, bias, sc, sh, col);
         if constexpr (kGate) gates[k] = Modulation<S, VEC, GATE>(gate, b, l, L, C, F).template load_chunk<false>(col);
       }
     }
