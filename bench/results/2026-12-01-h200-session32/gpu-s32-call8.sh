@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 32, call 8 (nvidia-h200, warm after call 7, which brought the CuTe DSL deps parts 1-5; carry
-# .sglang-deps/py312-6 .. py312-8, .sgl-proof-nss32, .sgl-proof-res32, peers, bundle-x):
+# Session 32, call 8 (nvidia-h200, warm after call 7, which brought the CuTe DSL deps parts 1-6; carry
+# .sglang-deps/py312-7, py312-8, .sgl-proof-nss32, .sgl-proof-res32, peers, bundle-x):
 # .sgl-proof-nss32: scripts/sglang-port-check.sh --task norm_scale_shift on this session's tree (the walk
 # class at MIN_BLOCKS 10), then --prepare; .sgl-proof-res32: the same for residual_gate_norm_scale_shift on
 # HEAD's tree (its kernels unchanged since session 31's CPU check; not proven on a GPU since session 28's).
