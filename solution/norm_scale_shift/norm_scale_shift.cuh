@@ -943,7 +943,8 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
 // A larger value pins an occupancy: 20 blocks of 64 threads caps the registers at 48, 6 of 256
 // at 40 (Wan's fp32 per-frame affine RMSNorm, iteration 23), and in the residual fusion 10 of
 // 128 at 48 (its fp32 per-frame RMSNorm, iteration 24) and 8 of 128 at 64 (its fp32 per-frame
-// affine LayerNorm, iteration 27). The 20 came
+// affine LayerNorm, iteration 27); 10 of 64 gives the walk 91-92 registers and a fifth warp a
+// scheduler (wan13b's per-frame LayerNorm, iteration 45). The 20 came
 // in when nvcc's build (what `ako port` ships) still took 54 where NVRTC's took 48
 // (norm_scale_shift iteration 17); since iteration 18 both compilers emit the same code, and
 // the pin keeps the count the class was measured at.
