@@ -4,7 +4,7 @@
 // STATS 1 one that merges each thread's mean and squared deviations, row_stats), then
 // (x - mean) * rsqrt(var + eps) [* w + b] rounded once to T; so the two agree to within an ulp.
 //
-//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS, WB_EARLY, STATS>
+//   template <T, AFFINE, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, X_L1, BUDGET, STORE_CS, WB_EARLY, STATS, SURE>
 //   grid = ceil_div(rows, ROWS_PER_BLOCK), block = BLOCK, no dynamic shared memory.
 //
 // Layout of the work: a block holds ROWS_PER_BLOCK rows; each row gets TPR = BLOCK /
@@ -262,13 +262,13 @@ __device__ __forceinline__ void row_stats(float& mean, float& m2) {
 // The thread's part of a row from chunk `first` on: chunks first, first + TPR, ... (CHUNKS of
 // them), every load issued before any is widened, then widened to fp32; chunks past the row
 // (or of a tail row, ok = false) are zeros.
-template <typename T, int VEC, int TPR, int CHUNKS, bool L1_KEEP>
+template <typename T, int VEC, int TPR, int CHUNKS, bool L1_KEEP, int SURE_CHUNKS = 0>
 __device__ __forceinline__ void load_part(float (&xs)[CHUNKS][VEC], const T* x_row, int first, int n_chunks, bool ok) {
   Chunk<T, VEC> raw[CHUNKS];
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k) {
     const int c = first + k * TPR;
-    raw[k] = ok && c < n_chunks ? load_chunk<T, VEC, L1_KEEP>(x_row + c * VEC) : zero_chunk<T, VEC>();
+    raw[k] = ok && (k < SURE_CHUNKS || c < n_chunks) ? load_chunk<T, VEC, L1_KEEP>(x_row + c * VEC) : zero_chunk<T, VEC>();
   }
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k)
@@ -278,12 +278,12 @@ __device__ __forceinline__ void load_part(float (&xs)[CHUNKS][VEC], const T* x_r
 
 // Sum of squared deviations from the mean over the part's chunks inside the row (a zero chunk
 // past the row would add mean^2).
-template <int VEC, int TPR, int CHUNKS>
+template <int VEC, int TPR, int CHUNKS, int SURE_CHUNKS = 0>
 __device__ __forceinline__ float part_sum_sq(const float (&xs)[CHUNKS][VEC], int first, int n_chunks, float mean) {
   float sum_sq = 0.f;
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k) {
-    if (first + k * TPR < n_chunks) {
+    if (k < SURE_CHUNKS || first + k * TPR < n_chunks) {
 #pragma unroll
       for (int i = 0; i < VEC; ++i) {
         const float d = xs[k][i] - mean;
@@ -300,14 +300,14 @@ __device__ __forceinline__ float part_sum_sq(const float (&xs)[CHUNKS][VEC], int
 // reductions, they are read from L1 (every row on the SM reads the same 2 * cols * sizeof(T)
 // bytes), and each chunk's values are consumed before the next chunk's are read.
 // WB_EARLY: the weight and bias chunks were loaded with x (`wb`, packed as loaded) instead.
-template <typename T, bool AFFINE, int VEC, int TPR, int CHUNKS, bool CS, bool WB_EARLY = false>
+template <typename T, bool AFFINE, int VEC, int TPR, int CHUNKS, bool CS, bool WB_EARLY = false, int SURE_CHUNKS = 0>
 __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS][VEC], const T* weight,
                                            const T* bias, int first, int n_chunks, float mean, float rstd,
                                            const Chunk<T, VEC> (*wb)[CHUNKS] = nullptr) {
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k) {
     const int c = first + k * TPR;
-    if (c >= n_chunks) break;
+    if (k >= SURE_CHUNKS && c >= n_chunks) break;
     float y[VEC];
 #pragma unroll
     for (int i = 0; i < VEC; ++i) y[i] = (xs[k][i] - mean) * rstd;
@@ -324,7 +324,8 @@ __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS]
 }
 
 // Row in registers: every chunk of the row is one of this thread's CHUNKS chunks (VEC and
-// CHUNKS here are the kernel's access-level AV and AC). X_L1 = false: x bypasses L1 (it is read
+// CHUNKS here are the kernel's access-level AV and AC; the first SURE_CHUNKS of them lie in the row
+// on every launch, so they skip the bounds test). X_L1 = false: x bypasses L1 (it is read
 // once); true: x is read through L1 like weight and bias (the tuner picks, ITERATIONS.md).
 // WB_EARLY (affine only): the thread's weight and bias chunks are requested right after x and
 // held packed across both reductions. On a one-wave grid (the 512-token text stream: 512 rows,
@@ -332,11 +333,12 @@ __device__ __forceinline__ void store_part(T* out_row, const float (&xs)[CHUNKS]
 // other blocks' work; elsewhere the registers they hold cost occupancy (iteration 1). It pays
 // only where the grid still fits in one wave: at BLOCK 512 its 8 registers cost text-512 the
 // fourth block an SM and a second wave (1.33x slower, iteration 5); the tuner picks per class.
-template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1, bool CS, bool WB_EARLY, bool STATS>
+template <typename T, bool AFFINE, int BLOCK, int VEC, int TPR, int CHUNKS, bool X_L1, bool CS, bool WB_EARLY, bool STATS,
+          int SURE_CHUNKS>
 __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* weight, const T* bias, bool row_ok,
                                            int lane, int n_chunks, float inv_cols, float eps) {
   float xs[CHUNKS][VEC];
-  load_part<T, VEC, TPR, CHUNKS, X_L1>(xs, x_row, lane, n_chunks, row_ok);
+  load_part<T, VEC, TPR, CHUNKS, X_L1, SURE_CHUNKS>(xs, x_row, lane, n_chunks, row_ok);
   constexpr bool kEarly = AFFINE && WB_EARLY;
   Chunk<T, VEC> wb[2][CHUNKS];
   if constexpr (kEarly) {
@@ -356,16 +358,16 @@ __device__ __forceinline__ void cached_row(T* out_row, const T* x_row, const T* 
   float mean, rstd;
   if (STATS && n_chunks == CHUNKS * TPR) {  // every thread holds CHUNKS * VEC of the row's values
     mean = sum * (1.0f / (CHUNKS * VEC));
-    float m2 = part_sum_sq<VEC, TPR, CHUNKS>(xs, lane, n_chunks, mean);
+    float m2 = part_sum_sq<VEC, TPR, CHUNKS, SURE_CHUNKS>(xs, lane, n_chunks, mean);
     row_stats<TPR, BLOCK, CHUNKS * VEC>(mean, m2);
     rstd = rsqrtf(m2 * inv_cols + eps);
   } else {
     mean = row_sum<TPR, BLOCK, 0>(sum) * inv_cols;
-    const float sum_sq = part_sum_sq<VEC, TPR, CHUNKS>(xs, lane, n_chunks, mean);
+    const float sum_sq = part_sum_sq<VEC, TPR, CHUNKS, SURE_CHUNKS>(xs, lane, n_chunks, mean);
     rstd = rsqrtf(row_sum<TPR, BLOCK, 1>(sum_sq) * inv_cols + eps);
   }
   if (!row_ok) return;  // after the barriers: safe
-  store_part<T, AFFINE, VEC, TPR, CHUNKS, CS, kEarly>(out_row, xs, weight, bias, lane, n_chunks, mean, rstd, wb);
+  store_part<T, AFFINE, VEC, TPR, CHUNKS, CS, kEarly, SURE_CHUNKS>(out_row, xs, weight, bias, lane, n_chunks, mean, rstd, wb);
 }
 
 // Row too long for the registers: three passes over x (sum, squared deviations, normalise),
@@ -446,8 +448,9 @@ __host__ __device__ constexpr int min_blocks(int block, int values, int access_c
 // WB_EARLY (0 / 1): the affine form's weight and bias read at the store (0) or with x (1,
 // cached rows only; iteration 5). STATS (0 / 1): the two statistics in two reductions or one
 // (cached rows that fill every thread's chunks only; iteration 8).
+// SURE (0 / 1): every chunk bounds-tested, or only a thread's last one on the cached path (below).
 template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS, int X_L1 = 0, int BUDGET = 1,
-          int STORE_CS = 1, int WB_EARLY = 0, int STATS = 0>
+          int STORE_CS = 1, int WB_EARLY = 0, int STATS = 0, int SURE = 0>
 __global__ void __launch_bounds__(
     BLOCK, BUDGET ? layernorm_detail::min_blocks(BLOCK, VEC * CHUNKS, CHUNKS * VEC / layernorm_detail::access_elems<T>(VEC), AFFINE,
                                                  AFFINE && WB_EARLY ? layernorm_detail::early_words<T>(VEC, CHUNKS) : 0)
@@ -476,8 +479,14 @@ layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restri
   const T* x_row = x + row * cols;
   // The same branch for the whole grid (it depends on cols only), so the barriers inside
   // are reached by every thread of a block.
+  // SURE 1: the task's constraint (CHUNKS - 1) * TPR * VEC < cols puts every access chunk of a thread
+  // but those of its last VEC-chunk inside the row, so the cached path loads, sums and stores them
+  // without the bounds test (ITERATIONS.md, layernorm iteration 12). A launch that breaks the constraint
+  // traps instead of reading past the row (the port and ako's checks refuse it before it launches).
+  constexpr int kSure = SURE ? AC - VEC / AV : 0;
+  if (kSure > 0 && n_chunks <= kSure * TPR) __trap();
   if (n_chunks <= AC * TPR)
-    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0, STORE_CS != 0, WB_EARLY != 0, STATS != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
+    cached_row<T, AFFINE, BLOCK, AV, TPR, AC, X_L1 != 0, STORE_CS != 0, WB_EARLY != 0, STATS != 0, kSure>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
   else
     streamed_row<T, AFFINE, BLOCK, AV, TPR, AC, STORE_CS != 0>(out_row, x_row, weight, bias, row_ok, lane, n_chunks, inv_cols, eps);
 }

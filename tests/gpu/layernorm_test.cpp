@@ -54,7 +54,7 @@ TEST(RunLayernorm, EveryShapeDtypeAndFormIsCorrect) {
 }
 
 // A copy of the task whose shapes take every other path of the solution under the shipped
-// default.json, with the weight and bias read either way (WB_EARLY): odd widths (VEC 1, 2, 4),
+// default.json, with the weight and bias read either way (WB_EARLY) and the bounds tests either way (SURE): odd widths (VEC 1, 2, 4),
 // several rows per block with tail rows, a last chunk past the row (padding left out of the
 // variance), widths past the register cache (the streamed path) and the widest cached class.
 TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
@@ -87,10 +87,13 @@ TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
     std::ofstream out(ws / "tasks/layernorm/task.json");
     out << doc.dump(2);
   }
-  // Three times: weight and bias read at the store, then loaded with x (WB_EARLY 1: held across
+  // Five times: weight and bias read at the store, then loaded with x (WB_EARLY 1: held across
   // the reductions, zeros past the row and on tail rows), then both statistics in one reduction
-  // (STATS 1: where the row fills every thread's chunks; the other widths fall back to two).
-  for (const std::string extra : {"", " --param WB_EARLY=1", " --param STATS=1"}) {
+  // (STATS 1: where the row fills every thread's chunks; the other widths fall back to two), then
+  // without the bounds test on the chunks the constraint keeps in the row (SURE 1: tail rows, a
+  // last chunk past the row), alone and with WB_EARLY.
+  for (const std::string extra : {"", " --param WB_EARLY=1", " --param STATS=1", " --param SURE=1",
+                                  " --param SURE=1 --param WB_EARLY=1"}) {
     const auto json = temp_json("layernorm-odd");
     const Ran r =
         run_ako("run task layernorm --root '" + ws.string() + "' --no-time --no-checks" + extra + " --json " + json.string());

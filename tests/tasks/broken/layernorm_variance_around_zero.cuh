@@ -34,7 +34,7 @@ template <int BLOCK> __device__ __forceinline__ float block_sum(float v, float* 
 }  // namespace layernorm_broken_detail
 
 template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int CHUNKS, int X_L1 = 0, int BUDGET = 1,
-          int STORE_CS = 1, int WB_EARLY = 0, int STATS = 0>
+          int STORE_CS = 1, int WB_EARLY = 0, int STATS = 0, int SURE = 0>
 __global__ void __launch_bounds__(BLOCK)
 layernorm_kernel(T* out, const T* x, const T* weight, const T* bias, int rows, int cols, float eps) {
   using namespace layernorm_broken_detail;
