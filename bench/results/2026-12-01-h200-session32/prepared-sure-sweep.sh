@@ -5,7 +5,8 @@
 # (scripts/gpu-sweep-sets.sh with SPEC= the variant task; A is the same variant at SURE 0, the committed machine
 # code). The pinned-occupancy classes that spill under SURE 1 are left out by WHERE (NVRTC, session 32: nss
 # wan13b's same-dtype no-affine RMSNorm at MIN_BLOCKS 20, the residual fusion's wan13b fp32 per-frame affine
-# cases with a [B, C] gate at MIN_BLOCKS 8 / 10). Back: summary.txt (printed last), sweeps.tar.xz.
+# cases with a [B, C] gate at MIN_BLOCKS 8 / 10). About 20 sweeps of four runs: if one call (600 s) does not
+# hold them, split the loop over two calls. Back: summary.txt (printed last), sweeps.tar.xz.
 set -uo pipefail
 OUT=$(realpath "$OUT")
 S=$OUT/summary.txt; : > $S
