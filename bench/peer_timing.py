@@ -4,7 +4,7 @@ case, the way ako times its kernels: CUPTI kernel durations via torch.profiler, 
 buffer of 2x the L2 zeroed before each sample, not charged), warm-up, the IQM of N (the mean of
 the samples between the 25th and 75th percentiles, as ako reports; the median is kept beside it).
 
-    python3 bench/peer_timing.py TASK [--json OUT] [--shapes ...] [--dtypes ...] [--peers ...]
+    python3 bench/peer_timing.py TASK [--json OUT] [--shapes ...] [--dtypes ...] [--where EXPR] [--peers ...]
                                       [--samples N] [--warmup N] [--hot] [--timer profiler|events]
     python3 bench/peer_timing.py TASK --dry-run      # cases and which peers would run; no torch
 
@@ -266,6 +266,8 @@ def main(argv=None):
     ap.add_argument("--json", help="write per-case results here (schema ako.peer_bench/1)")
     ap.add_argument("--shapes", nargs="*", help="only these shape names")
     ap.add_argument("--dtypes", nargs="*", help="only these dtypes")
+    ap.add_argument("--where", help="only the cases this expression holds for, as `ako run --where` takes it: "
+                    "over a case's dims, flags, axes and dtype, e.g. \"!affine && layout == 'bc'\"")
     ap.add_argument("--peers", nargs="*", help="only these peers (e.g. torch sglang_cute)")
     ap.add_argument("--samples", type=int, default=100, help="timed samples per case (>= 50)")
     ap.add_argument("--warmup", type=int, default=10)
@@ -289,8 +291,12 @@ def main(argv=None):
     try:
         spec = casemod.load_task(task_path(args.task))
         cases = casemod.expand(spec, args.shapes, args.dtypes)
+        if args.where:
+            cases = [c for c in cases if casemod.expr.holds(args.where, {**c.env(), "dtype": c.dtype})]
     except casemod.TaskError as e:
         sys.exit(f"peer_timing: {e}")
+    except casemod.expr.ExprError as e:
+        sys.exit(f"peer_timing: --where: {e}")
     module = family_module(spec)
     peers = module.PEERS
     if args.peers:

@@ -52,11 +52,19 @@ class DryRunTest(unittest.TestCase):
         self.assertIn("sglang_ln_modulate: not applicable: FLUX's fused LN + modulate is bf16 only", text)
         self.assertNotIn("sglang_cute", text)
 
+    def test_where_keeps_only_the_cases_it_holds_for(self):
+        text = dry("layernorm", "--shapes", "zimage", "--where", "!affine && dtype != 'fp32'")
+        self.assertIn("2 compare cases", text)
+        self.assertIn("zimage bf16 noaffine", text)
+        self.assertNotIn("zimage bf16 affine", text)
+        self.assertNotIn("fp32", text.split("compare cases", 1)[1].split("# peer", 1)[0])
+
     def test_refusals(self):
         for argv, msg in ((["nosuchtask"], "No such file|no such|nosuchtask"),
                           (["rmsnorm", "--peers", "nope"], "no peer nope"),
                           (["rmsnorm", "--shapes", "nope"], 'no shape "nope"'),
-                          (["rmsnorm", "--deps", "/no/such/folder"], "--deps /no/such/folder: no such folder")):
+                          (["rmsnorm", "--deps", "/no/such/folder"], "--deps /no/such/folder: no such folder"),
+                          (["rmsnorm", "--where", "nope == 1"], "--where: .*unknown identifier 'nope'")):
             with self.assertRaisesRegex(SystemExit, msg):
                 with contextlib.redirect_stdout(io.StringIO()):
                     peer_timing.main(argv + ["--dry-run"])
