@@ -5,7 +5,8 @@
 # 2. ln-sure-sets.txt: SURE 1 on every shape, A S1 S1 A (scripts/gpu-sweep-sets.sh; text-512-cfg and wan14b-480p
 #    without their fp32 affine case, which spills under SURE 1);
 # 3. variants/layernorm-h200-config-wan13b-sure.json (wan13b's class at SURE 1) against the committed config, A B B
-#    A on wan13b's six cases (its fp32 affine case included).
+#    A on wan13b's six cases (its fp32 affine case included);
+# 4. ln-plain-sets.txt: x by plain ld.global (X_L1 2, variants/layernorm-task-plain.json) on five shapes, A P1 P1 A.
 # Back: summary.txt (printed last), runs.tar.xz.
 set -uo pipefail
 OUT=$(realpath "$OUT")
@@ -32,6 +33,10 @@ one() {  # tag device
 one A1 "NVIDIA H200"; one B1 SURE; one B2 SURE; one A2 "NVIDIA H200"
 rm -f $C/device_name=SURE.json
 python3 scripts/abba_cases.py $R/ab-A1.json $R/ab-B1.json $R/ab-B2.json $R/ab-A2.json --label "wan13b at SURE 1 / committed" >> $S 2>&1
+for s in zimage flux1-single qwen-image wan13b-480p hunyuan-720p; do
+  OUT=$R/plain-$s SPEC=$D/variants/layernorm-task-plain.json RUN_TIMEOUT=100 scripts/gpu-sweep-sets.sh layernorm $s $D/ln-plain-sets.txt > /dev/null 2>&1
+  echo "== plain loads $s ($(( $(date +%s) - T0 )) s)" >> $S; grep -v '^run ' $R/plain-$s/summary.txt | cut -c1-1200 >> $S
+done
 echo "wall $(( $(date +%s) - T0 )) s" >> $S
 tar cJf $OUT/runs.tar.xz -C $OUT runs && rm -rf $R
 cat $S
