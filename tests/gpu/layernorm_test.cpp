@@ -54,9 +54,10 @@ TEST(RunLayernorm, EveryShapeDtypeAndFormIsCorrect) {
 }
 
 // A copy of the task whose shapes take every other path of the solution under the shipped
-// default.json, with the weight and bias read either way (WB_EARLY) and the bounds tests either way (SURE): odd widths (VEC 1, 2, 4),
-// several rows per block with tail rows, a last chunk past the row (padding left out of the
-// variance), widths past the register cache (the streamed path) and the widest cached class.
+// default.json, with the weight and bias read either way (WB_EARLY) and every chunk bounds-tested
+// or not (SURE): odd widths (VEC 1, 2, 4), several rows per block with tail rows, a last chunk past
+// the row (padding left out of the variance), widths past the register cache (the streamed path)
+// and the widest cached class.
 TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
   AKO_REQUIRE_GPU();
   const fs::path ws = fs::temp_directory_path() / "ako-gpu-layernorm-odd";

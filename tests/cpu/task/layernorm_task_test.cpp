@@ -318,8 +318,8 @@ TEST(LayernormTask, CompilesForSm90aWithoutSpills) {
 
 // SURE 1 (layernorm iteration 12): the cached path skips the bounds test on the chunks the task's
 // constraint keeps inside the row. Under the H200 config's classes of wan13b, zimage, qwen-image and
-// flux1-single every 16-bit and no-affine kernel takes it without spills (two fp32 affine kernels of
-// other classes spill under it, which is why it is a parameter), and the kernel is another one.
+// flux1-single every 16-bit and no-affine kernel compiles with it for sm_90a without spills (two fp32
+// affine kernels of other classes spill under it, which is why it is a parameter).
 TEST(LayernormTask, SureChunksCompileWithoutSpillsOnTheImageAndWanClasses) {
   const auto r = testsupport::run_ako(
       "compile task layernorm --arch sm_90a -j 2 --device 'NVIDIA H200' --shapes wan13b-480p,zimage,qwen-image,"
