@@ -87,23 +87,30 @@ STUB = textwrap.dedent("""\
 
 
 class GpuSweepSetsRunnerTest(unittest.TestCase):
+    def sweep(self, tmp, sets_text, relative=False, **env):
+        """scripts/gpu-sweep-sets.sh on shape s of mytask against the stub ako, the sets written to
+        tmp/sets.txt (named relative to the caller's folder tmp when `relative`), env added; returns the
+        completed run (its exit checked) and the stub's log, one line a run."""
+        stub = os.path.join(tmp, "ako")
+        with open(stub, "w") as f:
+            f.write(STUB)
+        os.chmod(stub, os.stat(stub).st_mode | stat.S_IEXEC)
+        sets = os.path.join(tmp, "sets.txt")
+        with open(sets, "w") as f:
+            f.write(sets_text)
+        log = os.path.join(tmp, "log.txt")
+        env = dict(os.environ, A=stub, OUT=os.path.join(tmp, "out"), STUB_LOG=log, **env)
+        r = subprocess.run(["bash", RUNNER, "mytask", "s", "sets.txt" if relative else sets], capture_output=True,
+                           text=True, env=env, cwd=tmp if relative else None)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(log) as f:
+            return r, f.read().splitlines()
+
     def test_mirrored_order_the_spec_and_the_summary(self):
         with tempfile.TemporaryDirectory() as tmp:
-            stub = os.path.join(tmp, "ako")
-            with open(stub, "w") as f:
-                f.write(STUB)
-            os.chmod(stub, os.stat(stub).st_mode | stat.S_IEXEC)
-            sets = os.path.join(tmp, "sets.txt")
-            with open(sets, "w") as f:
-                f.write("s X1 BLOCK=128 STATS=1\ns X2 VEC=3\nother Y BLOCK=1\n")
-            log = os.path.join(tmp, "log.txt")
-            env = dict(os.environ, A=stub, OUT=os.path.join(tmp, "out"), STUB_LOG=log, SPEC="variant/task.json")
             # the sets file named relative to the caller's folder (the script runs from the repository root)
-            r = subprocess.run(["bash", RUNNER, "mytask", "s", "sets.txt"], capture_output=True, text=True, env=env,
-                               cwd=tmp)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(log) as f:
-                runs = f.read().splitlines()
+            r, runs = self.sweep(tmp, "s X1 BLOCK=128 STATS=1\ns X2 VEC=3\nother Y BLOCK=1\n", relative=True,
+                                 SPEC="variant/task.json")
             self.assertEqual(runs, ["s variant/task.json", "s variant/task.json BLOCK=128 STATS=1",
                                     "s variant/task.json VEC=3", "s variant/task.json VEC=3",
                                     "s variant/task.json BLOCK=128 STATS=1", "s variant/task.json"])
@@ -115,38 +122,14 @@ class GpuSweepSetsRunnerTest(unittest.TestCase):
 
     def test_where_reaches_every_run(self):
         with tempfile.TemporaryDirectory() as tmp:
-            stub = os.path.join(tmp, "ako")
-            with open(stub, "w") as f:
-                f.write(STUB)
-            os.chmod(stub, os.stat(stub).st_mode | stat.S_IEXEC)
-            sets = os.path.join(tmp, "sets.txt")
-            with open(sets, "w") as f:
-                f.write("s X1 BLOCK=128\n")
-            log = os.path.join(tmp, "log.txt")
-            env = dict(os.environ, A=stub, OUT=os.path.join(tmp, "out"), STUB_LOG=log, WHERE="affine && C == 3")
-            r = subprocess.run(["bash", RUNNER, "mytask", "s", sets], capture_output=True, text=True, env=env)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(log) as f:
-                runs = f.read().splitlines()
+            _, runs = self.sweep(tmp, "s X1 BLOCK=128\n", WHERE="affine && C == 3")
             self.assertEqual(len(runs), 4)
             for run in runs:  # the committed config's runs too: the same cases on both sides
                 self.assertTrue(run.endswith("where=affine && C == 3"), run)
 
     def test_a_variant_solution_reaches_every_run(self):
         with tempfile.TemporaryDirectory() as tmp:
-            stub = os.path.join(tmp, "ako")
-            with open(stub, "w") as f:
-                f.write(STUB)
-            os.chmod(stub, os.stat(stub).st_mode | stat.S_IEXEC)
-            sets = os.path.join(tmp, "sets.txt")
-            with open(sets, "w") as f:
-                f.write("s X1 BLOCK=128\n")
-            log = os.path.join(tmp, "log.txt")
-            env = dict(os.environ, A=stub, OUT=os.path.join(tmp, "out"), STUB_LOG=log, SOLUTION="variants/k.cuh")
-            r = subprocess.run(["bash", RUNNER, "mytask", "s", sets], capture_output=True, text=True, env=env)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(log) as f:
-                runs = f.read().splitlines()
+            _, runs = self.sweep(tmp, "s X1 BLOCK=128\n", SOLUTION="variants/k.cuh")
             self.assertEqual(runs, ["s mytask solution=variants/k.cuh", "s mytask BLOCK=128 solution=variants/k.cuh",
                                     "s mytask BLOCK=128 solution=variants/k.cuh", "s mytask solution=variants/k.cuh"])
 
