@@ -403,7 +403,7 @@ template <typename T, typename S, int VEC> struct OutputInputs {
 // per-frame fp32 rows (12 KB of scale / shift a 3 KB row): two tokens there, with the staged rows
 // (iterations 36, 37). TOKENS = 1 is the one-token kernel of before.
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS, int STORE_CS, int STATS>
+          int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int ROW_CACHE, int TOKENS, int STORE_CS, int STATS, int SURE>
 __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
                                            const T* __restrict__ x, const S* __restrict__ gate,
                                            const T* __restrict__ weight, const T* __restrict__ bias,
@@ -429,6 +429,14 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   // a subroutine call, and its calling convention makes ptxas spill around it.
   const int first = (static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK + static_cast<int>(threadIdx.x) / TPR) * TOKENS;
   const int n_chunks = C / VEC;
+  // SURE 1: the task's constraint ((CHUNKS - 1) * threads a token * VEC < C) keeps a thread's chunks
+  // k < CHUNKS - 1 inside the row on every launch: their bounds tests go (layernorm iteration 12's
+  // finding); a launch that breaks the constraint traps instead of reading past the row.
+  constexpr int kSure = SURE ? CHUNKS - 1 : 0;
+  if constexpr (kSure > 0) {
+    if (n_chunks <= kSure * TPR) __trap();
+  }
+#define in_row(k, c) ((kSure > 0 && (k) < kSure) || (c) < n_chunks)
   // Tail tokens of the last block touch no memory but take part in the reductions' barriers.
   bool token_ok[TOKENS];
   int bs[TOKENS], ls[TOKENS];
@@ -491,7 +499,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k) {
       const int col = (lane + k * TPR) * VEC;
-      if (token_ok[0] && lane + k * TPR < n_chunks) {
+      if (token_ok[0] && in_row(k, lane + k * TPR)) {
         cp_async_to_shared<kModBytes>(staged_at(k, 0), sc.row + col);
         cp_async_to_shared<kModBytes>(staged_at(k, 1), sh.row + col);
       }
@@ -527,11 +535,11 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       const int c = lane + k * TPR;
 #pragma unroll
       for (int j = 0; j < TOKENS; ++j) {
-        const bool ok = token_ok[j] && c < n_chunks;
+        const bool ok = token_ok[j] && in_row(k, c);
         rs[j][k] = ok ? load<T, VEC, kEvictFirst>(x_or_res + base[j] + c * VEC) : Frag<T, VEC>::zero();
         xs[j][k] = ok ? load<T, VEC, kEvictFirst>(x + base[j] + c * VEC) : Frag<T, VEC>::zero();
       }
-      gs[k] = token_ok[0] && c < n_chunks ? g0.template load_chunk<kEvictFirst>(c * VEC) : Frag<S, VEC>::zero();
+      gs[k] = token_ok[0] && in_row(k, c) ? g0.template load_chunk<kEvictFirst>(c * VEC) : Frag<S, VEC>::zero();
     }
 #pragma unroll
     for (int j = 0; j < TOKENS; ++j) {
@@ -542,7 +550,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 #pragma unroll
       for (int k = 0; k < CHUNKS; ++k) {
         const int c = lane + k * TPR;
-        const bool ok = token_ok[j] && c < n_chunks;
+        const bool ok = token_ok[j] && in_row(k, c);
         if (reread && ok) gs[k] = g.template load_chunk<kEvictFirst>(c * VEC);
         float r[VEC];
 #pragma unroll
@@ -557,7 +565,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
       const int c = lane + k * TPR;
 #pragma unroll
       for (int j = 0; j < TOKENS; ++j)
-        v[j][k] = token_ok[j] && c < n_chunks ? load<T, VEC, kEvictFirst>(x_or_res + base[j] + c * VEC)
+        v[j][k] = token_ok[j] && in_row(k, c) ? load<T, VEC, kEvictFirst>(x_or_res + base[j] + c * VEC)
                                               : Frag<T, VEC>::zero();
     }
   }
@@ -576,7 +584,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
   if constexpr (kEarly == 1) {
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k)
-      if (token_ok[0] && lane + k * TPR < n_chunks) load_inputs(k);
+      if (token_ok[0] && in_row(k, lane + k * TPR)) load_inputs(k);
   }
 
   // 3. Mean (LayerNorm) and the sum of squares of x - mean (or of x), both from registers: a
@@ -609,7 +617,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
     rstd[j] = 0.f;
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k) {
-      if (lane + k * TPR < n_chunks) {  // padding would add mean^2
+      if (in_row(k, lane + k * TPR)) {  // padding would add mean^2
 #pragma unroll
         for (int i = 0; i < VEC; ++i) {
           const float d = v[j][k][i] - mean[j];
@@ -684,7 +692,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k) {
       const int c = lane + k * TPR;
-      if (c >= n_chunks) continue;
+      if (!in_row(k, c)) continue;
       const int col = c * VEC;
       Frag<float, VEC> factor, offset;
 #pragma unroll
@@ -712,7 +720,7 @@ __device__ __forceinline__ void fused_rows(T* __restrict__ y, T* __restrict__ re
 #pragma unroll
   for (int k = 0; k < CHUNKS; ++k) {
     const int c = lane + k * TPR;
-    if (c < n_chunks) {
+    if (in_row(k, c)) {
       if constexpr (kEarly == 0) load_inputs(k);
       if constexpr (kEarly >= 2) {  // weight and bias late; scale / shift from the staged copy
         const int col = c * VEC;
@@ -783,6 +791,7 @@ template <Layout M> __device__ __forceinline__ int next_row_of(int token, int b,
   else return tokens;
 }
 
+#undef in_row
 // WALK > 1 (TOKENS 1): each group of TPR threads walks WALK consecutive tokens in turn, so a block meets
 // one frame's (or batch's) broadcast rows once for ROWS_PER_BLOCK * WALK tokens; they are folded once into
 // fp32 factor = w (1 + scale) and offset = b (1 + scale) + shift in registers (the gate's row too, for the
@@ -794,7 +803,7 @@ template <Layout M> __device__ __forceinline__ int next_row_of(int token, int b,
 // were consumed). The bytes in flight then no longer hang on the registers. The reductions' arrays
 // alternate by token: one barrier a reduction. RESIDUAL: x_or_res is residual, x is x, as in fused_rows.
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, bool RESIDUAL, int BLOCK, int VEC,
-          int ROWS_PER_BLOCK, int CHUNKS, int STORE_CS, int STATS, int WALK, int DEPTH>
+          int ROWS_PER_BLOCK, int CHUNKS, int STORE_CS, int STATS, int WALK, int DEPTH, int SURE>
 __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ x_or_res,
                                             const T* __restrict__ x, const S* __restrict__ gate,
                                             const T* __restrict__ weight, const T* __restrict__ bias,
@@ -819,6 +828,14 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
   const int lane = threadIdx.x % TPR;
   const int first = (static_cast<int>(blockIdx.x) * ROWS_PER_BLOCK + static_cast<int>(threadIdx.x) / TPR) * WALK;
   const int n_chunks = C / VEC;
+  // SURE 1: the task's constraint ((CHUNKS - 1) * threads a token * VEC < C) keeps a thread's chunks
+  // k < CHUNKS - 1 inside the row on every launch: their bounds tests go (layernorm iteration 12's
+  // finding); a launch that breaks the constraint traps instead of reading past the row.
+  constexpr int kSure = SURE ? CHUNKS - 1 : 0;
+  if constexpr (kSure > 0) {
+    if (n_chunks <= kSure * TPR) __trap();
+  }
+#define in_row(k, c) ((kSure > 0 && (k) < kSure) || (c) < n_chunks)
   const int tokens = B * L;
   auto slot = [&](int stage, int stream, int k) {
     return shared_address(ring) + (((stage * kStreams + stream) * CHUNKS + k) * BLOCK + threadIdx.x) * kBytes;
@@ -831,7 +848,7 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
 #pragma unroll
       for (int k = 0; k < CHUNKS; ++k) {
         const int c = lane + k * TPR;
-        if (c < n_chunks) {
+        if (in_row(k, c)) {
           const long long at = static_cast<long long>(token) * C + c * VEC;
           cp_async_stream_to_shared<kBytes>(slot(t % DEPTH, 0, k), x_or_res + at);
           if constexpr (RESIDUAL) cp_async_stream_to_shared<kBytes>(slot(t % DEPTH, 1, k), x + at);
@@ -861,7 +878,7 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
 #pragma unroll
       for (int k = 0; k < CHUNKS; ++k) {
         const int c = lane + k * TPR;
-        if (c >= n_chunks) continue;
+        if (!in_row(k, c)) continue;
         const int col = c * VEC;
         fold_chunk<AFFINE, kBias, false>(factor[k], offset[k], weight, bias, sc, sh, col);
         if constexpr (kGate) gates[k] = Modulation<S, VEC, GATE>(gate, b, l, L, C, F).template load_chunk<false>(col);
@@ -875,7 +892,7 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
       const int c = lane + k * TPR;
       if constexpr (RESIDUAL) {
         // residual_out = residual + gate * x, rounded to T: the value the norm sees, stored now.
-        if (!ok || c >= n_chunks) {
+        if (!ok || !in_row(k, c)) {
           v[k] = Frag<T, VEC>::zero();
           continue;
         }
@@ -886,7 +903,7 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
         v[k] = Frag<T, VEC>::pack(r);
         store<STORE_CS != 0>(residual_out + static_cast<long long>(token) * C + c * VEC, v[k]);
       } else {
-        v[k] = ok && c < n_chunks ? Frag<T, VEC>{load_shared<kBytes>(slot(t % DEPTH, 0, k))} : Frag<T, VEC>::zero();
+        v[k] = ok && in_row(k, c) ? Frag<T, VEC>{load_shared<kBytes>(slot(t % DEPTH, 0, k))} : Frag<T, VEC>::zero();
       }
     }
 
@@ -907,7 +924,7 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
     }
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k)
-      if (lane + k * TPR < n_chunks)
+      if (in_row(k, lane + k * TPR))
 #pragma unroll
         for (int i = 0; i < VEC; ++i) {
           const float d = v[k][i] - mean[0];
@@ -924,7 +941,7 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
 #pragma unroll
     for (int k = 0; k < CHUNKS; ++k) {
       const int c = lane + k * TPR;
-      if (c >= n_chunks) continue;
+      if (!in_row(k, c)) continue;
       float out[VEC];
 #pragma unroll
       for (int i = 0; i < VEC; ++i) out[i] = fmaf((v[k][i] - mean[0]) * rstd, factor[k][i], offset[k][i]);
@@ -933,6 +950,7 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
   }
 }
 
+#undef in_row
 }  // namespace nss_detail
 
 // MIN_BLOCKS (0 / 1) is __launch_bounds__'s second argument. With none (0) ptxas caps a
@@ -950,23 +968,23 @@ __device__ __forceinline__ void walked_rows(T* __restrict__ y, T* __restrict__ r
 // the pin keeps the count the class was measured at.
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
           int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1,
-          int STATS = 0, int WALK = 1, int DEPTH = 1>
+          int STATS = 0, int WALK = 1, int DEPTH = 1, int SURE = 0>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 norm_scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const T* __restrict__ weight,
                         const T* __restrict__ bias, const S* __restrict__ scale, const S* __restrict__ shift, int B,
                         int L, int C, int F, float eps) {
   static_assert(WALK == 1 || TOKENS == 1, "WALK > 1 walks one token a group at a time: TOKENS 1");
   if constexpr (WALK > 1)
-    nss_detail::walked_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, STORE_CS, STATS, WALK, DEPTH>(
+    nss_detail::walked_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, STORE_CS, STATS, WALK, DEPTH, SURE>(
         y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
   else
-    nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
+    nss_detail::fused_rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS, SURE>(
         y, nullptr, x, nullptr, nullptr, weight, bias, scale, shift, B, L, C, F, eps);
 }
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
           int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1, int STORE_CS = 1,
-          int STATS = 0, int WALK = 1, int DEPTH = 1>
+          int STATS = 0, int WALK = 1, int DEPTH = 1, int SURE = 0>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 residual_gate_norm_scale_shift_kernel(T* __restrict__ y, T* __restrict__ residual_out, const T* __restrict__ residual,
                                       const T* __restrict__ x, const S* __restrict__ gate,
@@ -975,9 +993,9 @@ residual_gate_norm_scale_shift_kernel(T* __restrict__ y, T* __restrict__ residua
                                       int F, float eps) {
   static_assert(WALK == 1 || TOKENS == 1, "WALK > 1 walks one token a group at a time: TOKENS 1");
   if constexpr (WALK > 1)
-    nss_detail::walked_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, STORE_CS, STATS, WALK, DEPTH>(
+    nss_detail::walked_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, STORE_CS, STATS, WALK, DEPTH, SURE>(
         y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
   else
-    nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS>(
+    nss_detail::fused_rows<T, S, NORM, MOD, GATE, AFFINE, true, BLOCK, VEC, ROWS_PER_BLOCK, CHUNKS, EARLY_MOD, ROW_CACHE, TOKENS, STORE_CS, STATS, SURE>(
         y, residual_out, residual, x, gate, weight, bias, scale, shift, B, L, C, F, eps);
 }

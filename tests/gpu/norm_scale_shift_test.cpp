@@ -71,5 +71,25 @@ TEST(NormScaleShift, WalkedRowsAreCorrectAcrossBatchAndFrameBoundaries) {
   EXPECT_GE(cases, 2 * 3 * 16) << "every dtype, shape and several axis combinations";
 }
 
+TEST(NormScaleShift, SureChunksAreCorrectAcrossBatchAndFrameBoundaries) {
+  AKO_REQUIRE_GPU();
+  // SURE 1: no bounds test on a thread's chunks k < CHUNKS - 1 (the task's constraint keeps them in
+  // the row; the H200's wan13b walk class runs it). At 320 threads a token of 8 columns the second
+  // chunk holds 512 of 2560 columns and keeps its test; 512 threads of 4 tokens a block with STATS
+  // covers the row in three full chunks. One token a thread and two, and walked groups.
+  const std::string fused = "--param VEC=8 --param MIN_BLOCKS=1 --param EARLY_MOD=0 ";
+  const std::string block =
+      "--param BLOCK=512 --param VEC=8 --param ROWS_PER_BLOCK=4 --param CHUNKS=3 --param MIN_BLOCKS=0 --param EARLY_MOD=3 ";
+  const std::string walk = "--param VEC=8 --param EARLY_MOD=0 --param ROW_CACHE=0 --param MIN_BLOCKS=1 --param TOKENS=1 ";
+  const int cases = norm_fusion::expect_correct_across_token_groups(
+      "norm_scale_shift",
+      {fused + "--param BLOCK=320 --param ROWS_PER_BLOCK=1 --param CHUNKS=2 --param TOKENS=2 --param SURE=1",
+       block + "--param STATS=1 --param TOKENS=1 --param SURE=1",
+       walk + "--param BLOCK=256 --param ROWS_PER_BLOCK=2 --param CHUNKS=3 --param WALK=8 --param DEPTH=3 --param STATS=1 "
+              "--param SURE=1",
+       walk + "--param BLOCK=320 --param ROWS_PER_BLOCK=1 --param CHUNKS=2 --param WALK=4 --param DEPTH=2 --param SURE=1"});
+  EXPECT_GE(cases, 2 * 3 * 16) << "every dtype, shape and several axis combinations";
+}
+
 }  // namespace
 }  // namespace ako::gputest

@@ -160,7 +160,7 @@ TEST(ResidualGateNormScaleShiftTask, WalkConstraintsBoundTheTwoStreamRingAndWalk
       kRepo);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
-  EXPECT_TRUE(testsupport::has(r.out, "Layout::bc, true, 128, 8, 1, 3, 0, 1, 0, 1, 1, 1, 8, 3>")) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "Layout::bc, true, 128, 8, 1, 3, 0, 1, 0, 1, 1, 1, 8, 3, 0>")) << r.out;
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ __device__ void rows(T* y, T* residual_out, const T* in, const T* x, const S* ga
 
 template <typename T, typename S, Norm NORM, Layout MOD, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK,
           int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1,
-          int STORE_CS = 1, int STATS = 0, int WALK = 1, int DEPTH = 1>
+          int STORE_CS = 1, int STATS = 0, int WALK = 1, int DEPTH = 1, int SURE = 0>
 __global__ void norm_scale_shift_kernel(T* y, const T* x, const T* weight, const T* bias, const S* scale,
                                         const S* shift, int B, int L, int C, int F, float eps) {
   broken_detail::rows<T, S, NORM, MOD, Layout::none, AFFINE, false, BLOCK, ROWS_PER_BLOCK * TOKENS * WALK>(
@@ -82,7 +82,7 @@ __global__ void norm_scale_shift_kernel(T* y, const T* x, const T* weight, const
 
 template <typename T, typename S, Norm NORM, Layout MOD, Layout GATE, bool AFFINE, int BLOCK, int VEC,
           int ROWS_PER_BLOCK, int CHUNKS, int EARLY_MOD, int MIN_BLOCKS = 0, int ROW_CACHE = 0, int TOKENS = 1,
-          int STORE_CS = 1, int STATS = 0, int WALK = 1, int DEPTH = 1>
+          int STORE_CS = 1, int STATS = 0, int WALK = 1, int DEPTH = 1, int SURE = 0>
 __global__ void residual_gate_norm_scale_shift_kernel(T* y, T* residual_out, const T* residual, const T* x,
                                                       const S* gate, const T* weight, const T* bias, const S* scale,
                                                       const S* shift, int B, int L, int C, int F, float eps) {
