@@ -53,9 +53,9 @@ class ParseTest(unittest.TestCase):
         spec = json.load(open(ROOT / "tasks/norm_scale_shift/task.json"))
         size = regs.block_size_of(spec)
         self.assertEqual(size("norm_scale_shift_kernel<__half, __half, Norm::rms, Layout::bf1c, false, 64, 8, 1, 3, 1, 20, "
-                              "1, 1, 0, 0, 1, 1>"), 64)
+                              "1, 1, 0, 0, 1, 1, 0>"), 64)
         self.assertEqual(size("norm_scale_shift_kernel<__nv_bfloat16, float, Norm::layer, Layout::c, true, 256, 4, 1, 3, "
-                              "0, 0, 0, 2, 0, 0, 8, 4>"), 256)
+                              "0, 0, 0, 2, 0, 0, 8, 4, 1>"), 256)
         self.assertIsNone(size("layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>"))
 
 
