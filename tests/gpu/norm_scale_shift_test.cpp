@@ -74,9 +74,10 @@ TEST(NormScaleShift, WalkedRowsAreCorrectAcrossBatchAndFrameBoundaries) {
 TEST(NormScaleShift, SureChunksAreCorrectAcrossBatchAndFrameBoundaries) {
   AKO_REQUIRE_GPU();
   // SURE 1: no bounds test on a thread's chunks k < CHUNKS - 1 (the task's constraint keeps them in
-  // the row; the H200's wan13b walk class runs it). At 320 threads a token of 8 columns the second
-  // chunk holds 512 of 2560 columns and keeps its test; 512 threads of 4 tokens a block with STATS
-  // covers the row in three full chunks. One token a thread and two, and walked groups.
+  // the row; the H200's wan13b walk class and text-512-cfg *-sure classes run it). At 320 threads a
+  // token of 8 columns the second chunk holds 512 of 2560 columns and keeps its test; 512 threads of 4
+  // tokens a block with STATS covers the row in three full chunks. One token a thread and two, and
+  // walked groups.
   const std::string fused = "--param VEC=8 --param MIN_BLOCKS=1 --param EARLY_MOD=0 ";
   const std::string block =
       "--param BLOCK=512 --param VEC=8 --param ROWS_PER_BLOCK=4 --param CHUNKS=3 --param MIN_BLOCKS=0 --param EARLY_MOD=3 ";
