@@ -7,9 +7,9 @@
 
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "../ako_cli_support.hpp"
+#include "compile_rows.hpp"
 #include "common/error.hpp"
 #include "norm_fusion_task_support.hpp"
 #include "task/cases.hpp"
@@ -246,17 +246,13 @@ TEST(NormScaleShiftTask, TheWanWalkClassCompilesWithSureWithoutSpills) {
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
   int walked = 0;
-  std::istringstream lines(r.out);
-  for (std::string line; std::getline(lines, line);)
-    if (line.starts_with("solution") && testsupport::has(line, "Layout::bf1c, ") &&
-        testsupport::has(line, ", 64, 8, 1, 3, 0, 10, 0, 1, 0, 1, 8, 4, 1>")) {
+  for (const auto& row : testing::compile_rows(r.out))
+    if (row.role == "solution" && testsupport::has(row.kernel, "Layout::bf1c, ") &&
+        row.kernel.ends_with(", 64, 8, 1, 3, 0, 10, 0, 1, 0, 1, 8, 4, 1>")) {
       ++walked;
-      std::istringstream cols(line.substr(line.find('>') + 1));
-      int regs = 0, spill = -1, stack = -1;
-      cols >> regs >> spill >> stack;
-      EXPECT_LE(regs, 65536 / (64 * 10)) << line;  // 10 blocks of 64 an SM
-      EXPECT_EQ(spill, 0) << line;
-      EXPECT_EQ(stack, 0) << line;
+      EXPECT_LE(row.regs, 65536 / (64 * 10)) << row.kernel;  // 10 blocks of 64 an SM
+      EXPECT_EQ(row.spill, 0) << row.kernel;
+      EXPECT_EQ(row.stack, 0) << row.kernel;
     }
   EXPECT_EQ(walked, 6) << r.out;
 }

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <map>
 #include <regex>
-#include <sstream>
 
 #include "../ako_cli_support.hpp"
+#include "compile_rows.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
 #include "task_fixture.hpp"
@@ -163,20 +163,7 @@ TEST(QknormRopeTask, SglangNotFetchedIsSaidPerCase) {
       << b.absent_reason;
 }
 
-struct Row {
-  std::string role, kernel;
-  int regs = 0, spill = 0, stack = 0;
-};
-std::vector<Row> compile_rows(const std::string& out) {
-  static const std::regex line(R"(^(solution|reference|oracle|baseline \w+)\s+(\S.*>)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s)");
-  std::vector<Row> rows;
-  std::istringstream in(out);
-  std::string l;
-  std::smatch m;
-  while (std::getline(in, l))
-    if (std::regex_search(l, m, line)) rows.push_back({m[1], m[2], std::stoi(m[3]), std::stoi(m[4]), std::stoi(m[5])});
-  return rows;
-}
+using testing::compile_rows;
 
 TEST(QknormRopeTask, CompilesForSm90aWithoutSpills) {
   const auto r = testsupport::run_ako("compile task qknorm_rope --arch sm_90a -j 2", kRoot);

@@ -9,11 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <regex>
 #include <set>
-#include <sstream>
 
 #include "../ako_cli_support.hpp"
+#include "compile_rows.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
 #include "task_fixture.hpp"
@@ -232,21 +231,7 @@ TEST(QknormTask, SglangNotFetchedIsSaidPerCase) {
       << b.absent_reason;
 }
 
-// One row of `ako compile`'s table: role, kernel, registers, spill bytes, stack bytes.
-struct Row {
-  std::string role, kernel;
-  int regs = 0, spill = 0, stack = 0;
-};
-std::vector<Row> compile_rows(const std::string& out) {
-  static const std::regex line(R"(^(solution|reference|oracle|baseline \w+)\s+(\S.*>)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s)");
-  std::vector<Row> rows;
-  std::istringstream in(out);
-  std::string l;
-  std::smatch m;
-  while (std::getline(in, l))
-    if (std::regex_search(l, m, line)) rows.push_back({m[1], m[2], std::stoi(m[3]), std::stoi(m[4]), std::stoi(m[5])});
-  return rows;
-}
+using testing::compile_rows;
 
 bool sglang_fetched() {
   return fs::exists(kRoot / "peers/sglang-0.5.23/sglang/kernels/jit/csrc/elementwise/qknorm.cuh");
