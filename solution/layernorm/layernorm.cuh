@@ -8,8 +8,9 @@
 //   grid = ceil_div(rows, ROWS_PER_BLOCK), block = BLOCK, no dynamic shared memory.
 //
 // Layout of the work: a block holds ROWS_PER_BLOCK rows; each row gets TPR = BLOCK /
-// ROWS_PER_BLOCK consecutive threads (a power of two, so a row never straddles a warp
-// unevenly). VEC and CHUNKS count elements as for a 16-bit T, whatever T is (the config cannot
+// ROWS_PER_BLOCK consecutive threads (a power of two up to a warp, so a row never straddles a
+// warp unevenly; whole warps above, any count of them: 192 or 480 threads fit 3072 or 3840
+// columns of 16-byte chunks exactly). VEC and CHUNKS count elements as for a 16-bit T, whatever T is (the config cannot
 // see the dtype): a thread holds up to VEC * CHUNKS values of its row, as fp32 for every T. One
 // access moves AV = min(VEC, 16 / sizeof(T)) elements, so fp32 at VEC = 8 moves four (one
 // 16-byte load whose warp covers 512 contiguous bytes, not a 32-byte chunk moved by two loads
@@ -208,6 +209,15 @@ __device__ __forceinline__ float row_sum(float v) {
     const unsigned sums = shared_address(warp_sums);
     if (threadIdx.x % 32 == 0) store_shared_f32(sums + 4u * (threadIdx.x / 32), v);
     __syncthreads();
+    if constexpr ((kWarpsPerRow & (kWarpsPerRow - 1)) != 0) {
+      // 3, 5, 6, 12 or 15 warps a row (no butterfly over them): every thread adds the row's
+      // warps' sums in warp order, so every thread gets the same bits.
+      const unsigned first = sums + 4u * ((threadIdx.x / TPR) * kWarpsPerRow);
+      v = 0.f;
+#pragma unroll
+      for (int w = 0; w < kWarpsPerRow; ++w) v += load_shared_f32(first + 4u * w);
+      return v;
+    }
     // Lane l reads warp l % kWarpsPerRow's sum and the warp butterflies over kWarpsPerRow
     // lanes: every group of lanes adds the same operands in the same pairs (xor partners add
     // a + b and b + a, the same bits), so every thread gets the same sum. One shared read and
@@ -245,6 +255,22 @@ __device__ __forceinline__ void row_stats(float& mean, float& m2) {
       store_shared_f32(m2s + 4u * (threadIdx.x / 32), m2);
     }
     __syncthreads();
+    if constexpr ((kWarpsPerRow & (kWarpsPerRow - 1)) != 0) {
+      // Not a power of two: every thread merges the row's warps in warp order (Chan et al.'s
+      // update for counts n_a = w warps and n_b = one warp), the same operations in each: the
+      // same bits in every thread of the row.
+      const unsigned first = 4u * ((threadIdx.x / TPR) * kWarpsPerRow);
+      mean = load_shared_f32(means + first);
+      m2 = load_shared_f32(m2s + first);
+#pragma unroll
+      for (int w = 1; w < kWarpsPerRow; ++w) {
+        const float mb = load_shared_f32(means + first + 4u * w), m2b = load_shared_f32(m2s + first + 4u * w);
+        const float d = mb - mean;
+        mean += d * (1.0f / (w + 1));                                   // n_b / (n_a + n_b)
+        m2 = (m2 + m2b) + d * d * (32.f * COUNT * w / (w + 1));          // n_a n_b / (n_a + n_b)
+      }
+      return;
+    }
     const unsigned mine = 4u * ((threadIdx.x / TPR) * kWarpsPerRow + threadIdx.x % kWarpsPerRow);
     mean = load_shared_f32(means + mine);
     m2 = load_shared_f32(m2s + mine);
@@ -420,15 +446,22 @@ __device__ __forceinline__ void streamed_row(T* out_row, const T* x_row, const T
 // (64 registers is all such a block can have; the constraints keep them off the task's widths).
 // An SM holds 4 x 512 warp-registers, one bank per sub-partition; at least one block, at most
 // 2048 threads and 32 blocks.
+// A row of whole warps whose count is not a power of two (row_sum / row_stats merge them in turn).
+__host__ __device__ constexpr bool serial_warps(int tpr) { return tpr > 32 && ((tpr / 32) & (tpr / 32 - 1)) != 0; }
+
 // Registers of one thread's weight and bias chunks held packed (WB_EARLY): two per access chunk.
 template <typename T> __host__ __device__ constexpr int early_words(int vec, int chunks) {
   return 2 * (chunks * vec / access_elems<T>(vec)) * ((access_elems<T>(vec) * static_cast<int>(sizeof(T)) + 3) / 4);
 }
 
 // early_words: the 32-bit words of weight and bias a thread holds across the reductions (WB_EARLY).
-__host__ __device__ constexpr int min_blocks(int block, int values, int access_chunks, bool affine, int early_words = 0) {
-  const int regs =
-      (values + (affine ? 20 : 16) + early_words + (access_chunks > 6 ? 4 * (access_chunks - 6) : 0) + 7) / 8 * 8;
+// serial_warps: a row of whole warps that are not a power of two, whose partials every thread
+// reads and merges in turn (row_sum, row_stats): 8 more; without them fp32 rows of 16 values
+// at 96-384 threads spilled 4 bytes, and with 4 more the affine ones (ako compile, sm_90a).
+__host__ __device__ constexpr int min_blocks(int block, int values, int access_chunks, bool affine, int early_words = 0,
+                                             bool serial_warps = false) {
+  const int regs = (values + (affine ? 20 : 16) + early_words + (access_chunks > 6 ? 4 * (access_chunks - 6) : 0) +
+                    (serial_warps ? 8 : 0) + 7) / 8 * 8;
   const int fit = 4 * (512 / regs) / (block / 32);
   const int most = 2048 / block < 32 ? 2048 / block : 32;
   return fit < 1 ? 1 : fit > most ? most : fit;
@@ -453,7 +486,8 @@ template <typename T, bool AFFINE, int BLOCK, int VEC, int ROWS_PER_BLOCK, int C
           int STORE_CS = 1, int WB_EARLY = 0, int STATS = 0, int SURE = 0>
 __global__ void __launch_bounds__(
     BLOCK, BUDGET ? layernorm_detail::min_blocks(BLOCK, VEC * CHUNKS, CHUNKS * VEC / layernorm_detail::access_elems<T>(VEC), AFFINE,
-                                                 AFFINE && WB_EARLY ? layernorm_detail::early_words<T>(VEC, CHUNKS) : 0)
+                                                 AFFINE && WB_EARLY ? layernorm_detail::early_words<T>(VEC, CHUNKS) : 0,
+                                                 layernorm_detail::serial_warps(BLOCK / ROWS_PER_BLOCK))
            : 1)
 layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ weight,
                  const T* __restrict__ bias, int rows, int cols, float eps) {
@@ -461,7 +495,8 @@ layernorm_kernel(T* __restrict__ out, const T* __restrict__ x, const T* __restri
   static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "BLOCK: whole warps, at most 1024");
   static_assert(BLOCK % ROWS_PER_BLOCK == 0, "BLOCK must split evenly into rows");
   constexpr int TPR = BLOCK / ROWS_PER_BLOCK;  // threads per row
-  static_assert(TPR > 0 && (TPR & (TPR - 1)) == 0, "threads per row must be a power of two");
+  static_assert(TPR > 32 ? TPR % 32 == 0 : TPR > 0 && (TPR & (TPR - 1)) == 0,
+                "threads per row: a power of two up to a warp, whole warps above");
   static_assert(CHUNKS >= 1, "CHUNKS >= 1");
   // The access the dtype allows (at most 16 bytes) and as many chunks of it as keep VEC *
   // CHUNKS values per thread: fp32 at VEC = 8 moves 4 elements per access and twice the chunks.

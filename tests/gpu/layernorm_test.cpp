@@ -111,6 +111,31 @@ TEST(RunLayernorm, OddWidthsTakeEveryPathAndAreCorrect) {
   fs::remove_all(ws);
 }
 
+// Rows over whole warps whose count is not a power of two (3, 6, 12, 15 warps a row), whose
+// partials every thread merges in turn: exact fits with one reduction (STATS 1), rows padded past
+// the width, two rows a block, and the streamed path, each case against its reference.
+TEST(RunLayernorm, RowsOfAnyWholeWarpCountAreCorrect) {
+  AKO_REQUIRE_GPU();
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      // 480 threads: zimage exact (15 warps), text-512 and wan13b padded past the row
+      {"text-512,zimage,wan13b-480p", "--param BLOCK=480 --param VEC=8 --param CHUNKS=1 --param STATS=1"},
+      // 192 threads: text-512 exact (6 warps, one reduction), flux2-single's 6144 on the streamed path
+      {"text-512,flux2-single", "--param BLOCK=192 --param VEC=8 --param CHUNKS=2 --param STATS=1 --param SURE=1"},
+      // two rows of 192 threads a block: text-512 exact, wan14b streamed
+      {"text-512,wan14b-480p", "--param BLOCK=384 --param ROWS_PER_BLOCK=2 --param VEC=8 --param CHUNKS=2 --param STATS=1"},
+      // 96 threads (3 warps) of 4-element chunks: wan13b exact, text-512-cfg streamed
+      {"text-512-cfg,wan13b-480p", "--param BLOCK=96 --param VEC=4 --param CHUNKS=4 --param STATS=1"}};
+  for (const auto& [shapes, params] : runs) {
+    const auto json = temp_json("layernorm-warps");
+    const Ran r = run_ako("run task layernorm --shapes " + shapes + " " + params + " --no-time --no-checks --json " +
+                          json.string());
+    EXPECT_EQ(r.status, 0) << params << "\n" << r.output;
+    const auto j = read_json(json);
+    EXPECT_GE(j["cases"].size(), 10u) << params;
+    for (const auto& c : j["cases"]) EXPECT_EQ(c["verdict"], "correct") << params << " " << c.dump();
+  }
+}
+
 // The task's own widths with the row forced off the register cache (128 threads of 1 chunk):
 // the streamed three-pass path on 16-byte accesses.
 TEST(RunLayernorm, StreamedPathIsCorrectOnTheTaskWidths) {
