@@ -318,6 +318,34 @@ TEST(LayernormTask, SureChunksCompileWithoutSpillsOnTheImageAndWanClasses) {
   expect_no_spills(rows);
 }
 
+// Rows over whole warps that are not a power of two (layernorm iteration 14): 160 threads x 3
+// chunks of 8 (zimage's 3840 columns exactly, 5 warps) compile for sm_90a without spills in every
+// dtype and form; a row of 48 threads (a warp and a half) is refused by the task's constraint
+// before anything compiles.
+TEST(LayernormTask, RowsOfWholeWarpsCompileAndPartWarpsAreRefused) {
+  const auto r = testsupport::run_ako(
+      "compile task layernorm --arch sm_90a -j 2 --shapes zimage --param BLOCK=160 --param VEC=8 --param CHUNKS=3", kRoot);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
+  const auto rows = compile_rows(r.out);
+  int five_warps = 0;
+  for (const auto& row : rows)
+    if (row.role == "solution") {
+      EXPECT_NE(row.kernel.find(", 160, 8, 1, 3,"), std::string::npos) << row.kernel;
+      ++five_warps;
+    }
+  EXPECT_EQ(five_warps, 3 * 2) << r.out;  // dtypes x forms
+  expect_no_spills(rows);
+
+  const auto refused = testsupport::run_ako(
+      "compile task layernorm --arch sm_90a --shapes zimage --param BLOCK=96 --param ROWS_PER_BLOCK=2 --param VEC=8 "
+      "--param CHUNKS=8",
+      kRoot);
+  EXPECT_NE(refused.status, 0) << refused.out;
+  EXPECT_TRUE(testsupport::has(refused.out, "(BLOCK / ROWS_PER_BLOCK) % 32 == 0")) << refused.out;
+  EXPECT_TRUE(testsupport::has(refused.out, "does not hold")) << refused.out;
+}
+
 // Every class of every config file, not only those the shapes pick: a copy of the task with one
 // shape per class (odd widths, narrow rows, the widest) compiled the same way.
 TEST(LayernormTask, EveryConfigClassCompilesWithoutSpills) {
