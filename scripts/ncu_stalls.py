@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Warp-stall shares and the hottest SASS lines of ncu source-page CSVs (`ncu --import R --page source --csv
 --print-source sass`): each stall_* column summed over the kernel's instructions, as shares of their total
-(the "(Not Issued)" columns are ncu's own subset counts, listed beside the others), and the five instructions
-with the most warp-stall samples.  Usage: scripts/ncu_stalls.py SASS_CSV ..."""
+(ncu's "(Not Issued)" columns, a subset of the same samples, left out), and the five instructions with the most
+warp-stall samples.  Usage: scripts/ncu_stalls.py SASS_CSV ..."""
 import csv, sys
 def stalls(path, top=6, lines=5):
     rows = list(csv.reader(open(path)))
     hdr_i = next(i for i, r in enumerate(rows) if r and r[0] == "Address")
     hdr = rows[hdr_i]; data = [r for r in rows[hdr_i + 1:] if len(r) == len(hdr)]
-    cols = [i for i, h in enumerate(hdr) if h.startswith("stall_")]
+    cols = [i for i, h in enumerate(hdr) if h.startswith("stall_") and "Not Issued" not in h]
     tot = {hdr[i]: sum(float(r[i] or 0) for r in data) for i in cols}
     s = sum(tot.values()) or 1
     out = ", ".join(f"{k[6:]} {100 * v / s:.0f}%" for k, v in sorted(tot.items(), key=lambda kv: -kv[1])[:top])
