@@ -197,6 +197,10 @@ __device__ __forceinline__ float load_shared_f32(unsigned addr) {
   return v;
 }
 
+// A row of whole warps whose count is not a power of two: row_sum and row_stats merge their partials
+// in turn (no butterfly over them), and min_blocks budgets the registers that takes.
+__host__ __device__ constexpr bool serial_warps(int tpr) { return tpr > 32 && ((tpr / 32) & (tpr / 32 - 1)) != 0; }
+
 template <int TPR, int BLOCK, int SLOT>
 __device__ __forceinline__ float row_sum(float v) {
   constexpr int kLanes = TPR < 32 ? TPR : 32;
@@ -209,22 +213,22 @@ __device__ __forceinline__ float row_sum(float v) {
     const unsigned sums = shared_address(warp_sums);
     if (threadIdx.x % 32 == 0) store_shared_f32(sums + 4u * (threadIdx.x / 32), v);
     __syncthreads();
-    if constexpr ((kWarpsPerRow & (kWarpsPerRow - 1)) != 0) {
-      // 3, 5, 6, 12 or 15 warps a row (no butterfly over them): every thread adds the row's
-      // warps' sums in warp order, so every thread gets the same bits.
+    if constexpr (serial_warps(TPR)) {
+      // 3, 5, 6, 12 or 15 warps a row: every thread adds the row's warps' sums in warp order,
+      // so every thread gets the same bits.
       const unsigned first = sums + 4u * ((threadIdx.x / TPR) * kWarpsPerRow);
       v = 0.f;
 #pragma unroll
       for (int w = 0; w < kWarpsPerRow; ++w) v += load_shared_f32(first + 4u * w);
-      return v;
-    }
-    // Lane l reads warp l % kWarpsPerRow's sum and the warp butterflies over kWarpsPerRow
-    // lanes: every group of lanes adds the same operands in the same pairs (xor partners add
-    // a + b and b + a, the same bits), so every thread gets the same sum. One shared read and
-    // log2(kWarpsPerRow) shuffles: no register per warp of the row (16 at TPR = 512).
-    v = load_shared_f32(sums + 4u * ((threadIdx.x / TPR) * kWarpsPerRow + threadIdx.x % kWarpsPerRow));
+    } else {
+      // Lane l reads warp l % kWarpsPerRow's sum and the warp butterflies over kWarpsPerRow
+      // lanes: every group of lanes adds the same operands in the same pairs (xor partners add
+      // a + b and b + a, the same bits), so every thread gets the same sum. One shared read and
+      // log2(kWarpsPerRow) shuffles: no register per warp of the row (16 at TPR = 512).
+      v = load_shared_f32(sums + 4u * ((threadIdx.x / TPR) * kWarpsPerRow + threadIdx.x % kWarpsPerRow));
 #pragma unroll
-    for (int offset = kWarpsPerRow / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+      for (int offset = kWarpsPerRow / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+    }
   }
   return v;
 }
@@ -255,10 +259,9 @@ __device__ __forceinline__ void row_stats(float& mean, float& m2) {
       store_shared_f32(m2s + 4u * (threadIdx.x / 32), m2);
     }
     __syncthreads();
-    if constexpr ((kWarpsPerRow & (kWarpsPerRow - 1)) != 0) {
-      // Not a power of two: every thread merges the row's warps in warp order (Chan et al.'s
-      // update for counts n_a = w warps and n_b = one warp), the same operations in each: the
-      // same bits in every thread of the row.
+    if constexpr (serial_warps(TPR)) {
+      // Every thread merges the row's warps in warp order (Chan et al.'s update for counts n_a =
+      // w warps and n_b = one warp), the same operations in each: the same bits in every thread.
       const unsigned first = 4u * ((threadIdx.x / TPR) * kWarpsPerRow);
       mean = load_shared_f32(means + first);
       m2 = load_shared_f32(m2s + first);
@@ -266,21 +269,21 @@ __device__ __forceinline__ void row_stats(float& mean, float& m2) {
       for (int w = 1; w < kWarpsPerRow; ++w) {
         const float mb = load_shared_f32(means + first + 4u * w), m2b = load_shared_f32(m2s + first + 4u * w);
         const float d = mb - mean;
-        mean += d * (1.0f / (w + 1));                                   // n_b / (n_a + n_b)
-        m2 = (m2 + m2b) + d * d * (32.f * COUNT * w / (w + 1));          // n_a n_b / (n_a + n_b)
+        mean += d * (1.0f / (w + 1));                           // n_b / (n_a + n_b)
+        m2 = (m2 + m2b) + d * d * (32.f * COUNT * w / (w + 1));  // n_a n_b / (n_a + n_b)
       }
-      return;
-    }
-    const unsigned mine = 4u * ((threadIdx.x / TPR) * kWarpsPerRow + threadIdx.x % kWarpsPerRow);
-    mean = load_shared_f32(means + mine);
-    m2 = load_shared_f32(m2s + mine);
-    float half_w = 16.f * COUNT;  // half a warp's count, doubling
+    } else {
+      const unsigned mine = 4u * ((threadIdx.x / TPR) * kWarpsPerRow + threadIdx.x % kWarpsPerRow);
+      mean = load_shared_f32(means + mine);
+      m2 = load_shared_f32(m2s + mine);
+      float half_w = 16.f * COUNT;  // half a warp's count, doubling
 #pragma unroll
-    for (int offset = kWarpsPerRow / 2; offset > 0; offset /= 2, half_w *= 2.f) {
-      const float mb = __shfl_xor_sync(0xffffffffu, mean, offset), m2b = __shfl_xor_sync(0xffffffffu, m2, offset);
-      const float d = mb - mean;
-      m2 = (m2 + m2b) + d * d * half_w;
-      mean = 0.5f * (mean + mb);
+      for (int offset = kWarpsPerRow / 2; offset > 0; offset /= 2, half_w *= 2.f) {
+        const float mb = __shfl_xor_sync(0xffffffffu, mean, offset), m2b = __shfl_xor_sync(0xffffffffu, m2, offset);
+        const float d = mb - mean;
+        m2 = (m2 + m2b) + d * d * half_w;
+        mean = 0.5f * (mean + mb);
+      }
     }
   }
 }
@@ -446,9 +449,6 @@ __device__ __forceinline__ void streamed_row(T* out_row, const T* x_row, const T
 // (64 registers is all such a block can have; the constraints keep them off the task's widths).
 // An SM holds 4 x 512 warp-registers, one bank per sub-partition; at least one block, at most
 // 2048 threads and 32 blocks.
-// A row of whole warps whose count is not a power of two (row_sum / row_stats merge them in turn).
-__host__ __device__ constexpr bool serial_warps(int tpr) { return tpr > 32 && ((tpr / 32) & (tpr / 32 - 1)) != 0; }
-
 // Registers of one thread's weight and bias chunks held packed (WB_EARLY): two per access chunk.
 template <typename T> __host__ __device__ constexpr int early_words(int vec, int chunks) {
   return 2 * (chunks * vec / access_elems<T>(vec)) * ((access_elems<T>(vec) * static_cast<int>(sizeof(T)) + 3) / 4);
