@@ -11,8 +11,14 @@ SAMPLES = "Warp Stall Sampling (All Samples)"
 
 def read_instructions(path):
     """The header row and one row per instruction (ncu writes the kernel's name on the lines before the header)."""
-    rows = list(csv.reader(open(path)))
-    at = next(i for i, r in enumerate(rows) if r and r[0] == "Address")
+    try:
+        rows = list(csv.reader(open(path)))
+    except OSError as e:
+        sys.exit(f"ncu_stalls: cannot read {path}: {e.strerror}")
+    at = next((i for i, r in enumerate(rows) if r and r[0] == "Address"), None)
+    if at is None:
+        sys.exit(f"ncu_stalls: {path} has no \"Address\" header: not an ncu source-page CSV "
+                 "(ncu --import R --page source --csv --print-source sass)")
     header = rows[at]
     return header, [r for r in rows[at + 1:] if len(r) == len(header)]
 
@@ -27,6 +33,8 @@ def stalls(path, top=6, lines=5):
     totals = {header[i][len("stall_"):]: sum(number(r[i]) for r in rows) for i in columns}
     whole = sum(totals.values()) or 1
     shares = ", ".join(f"{name} {100 * v / whole:.0f}%" for name, v in sorted(totals.items(), key=lambda kv: -kv[1])[:top])
+    if SAMPLES not in header or "Source" not in header:
+        sys.exit(f"ncu_stalls: {path} lacks the \"{SAMPLES}\" or \"Source\" column (a report without SourceCounters?)")
     samples, source = header.index(SAMPLES), header.index("Source")
     all_samples = sum(number(r[samples]) for r in rows) or 1
     hottest = sorted(rows, key=lambda r: -number(r[samples]))[:lines]

@@ -42,6 +42,16 @@ class NcuStallsTest(unittest.TestCase):
         self.assertNotIn("Not Issued", stall_line)
         self.assertTrue(hot_line.strip().startswith("hottest: 60% FADD R8, R4, 1 | 35% BAR.SYNC 0x0"), hot_line)
 
+    def test_a_file_that_is_not_an_ncu_source_csv_is_named_without_a_traceback(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = os.path.join(tmp, "notes.md")
+            with open(p, "w") as f:
+                f.write("not a csv of ncu's\n")
+            r = subprocess.run([sys.executable, SCRIPT, p, os.path.join(tmp, "missing.csv")], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("notes.md has no \"Address\" header", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
