@@ -4,7 +4,7 @@
 // input/scale_shift/scale_shift.cuh (every operand in fp32, fmaf(x, 1 + scale, shift), one
 // rounding at the store), so the two agree bit for bit.
 //
-//   template <T, S, LAYOUT, VEC, TX, TY, ROWS_PER_THREAD, STORE_CS>
+//   template <T, S, LAYOUT, VEC, TX, TY, ROWS_PER_THREAD, STORE_CS, ROW_CACHE>
 //   grid = ceil_div(C / VEC, TX) * ceil_div(B * L, TY * ROWS_PER_THREAD), block = (TX, TY)
 //
 // Layout of the work: x is [B * L rows, C]. A block owns a tile of TY * ROWS_PER_THREAD
@@ -14,14 +14,16 @@
 //
 // Why it is fast on a memory-bound op:
 // - x moves in VEC * sizeof(T)-byte accesses (16 bytes at VEC = 8 for bf16 / fp16), and all
-//   ROWS_PER_THREAD of a thread's loads are issued before the first is used. x is read once
-//   (evict-first loads), y written once (streaming or plain stores: STORE_CS).
+//   ROWS_PER_THREAD of a thread's loads are issued before the first is used. x is read once,
+//   evict-first (ROW_CACHE 0) or through the read-only cache (ROW_CACHE 1: the norm fusions'
+//   large shapes ran 2-4% faster so, ITERATIONS.md norm_scale_shift iteration 4), chosen by class;
+//   y written once (streaming or plain stores: STORE_CS).
 // - Broadcast scale / shift (scalar, c, bc, bf1c) are read once per thread, kept in registers
 //   as fp32 (1 + scale) and shift, and read again only when a row of the tile starts another
 //   batch or frame: they cost no HBM or L2 bandwidth per element.
 // - Per-token scale / shift (lc, blc) are loaded beside x at their own width (VEC * sizeof(S)
-//   bytes: two 16-byte loads per operand when S is fp32), evict-first for blc (read once),
-//   through the read-only cache for lc (the batches share it).
+//   bytes: two 16-byte loads per operand when S is fp32), as x for blc (read once), through
+//   the read-only cache for lc (the batches share it).
 // - No shared memory, no barriers: a thread whose chunk lies past the row (C / VEC not a
 //   multiple of TX) leaves at once.
 // Requirements: C % VEC == 0 (so every row, and every scale / shift row, starts VEC-aligned);
@@ -161,7 +163,8 @@ __device__ __forceinline__ long long modulation_row(int row, int L, int F, int f
 
 }  // namespace scale_shift_detail
 
-template <typename T, typename S, Layout LAYOUT, int VEC, int TX, int TY, int ROWS_PER_THREAD, int STORE_CS = 1>
+template <typename T, typename S, Layout LAYOUT, int VEC, int TX, int TY, int ROWS_PER_THREAD, int STORE_CS = 1,
+          int ROW_CACHE = 0>
 __global__ void __launch_bounds__(TX * TY)
 scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const S* __restrict__ scale,
                    const S* __restrict__ shift, int B, int L, int C, int F) {
@@ -170,6 +173,7 @@ scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const S* __restri
   static_assert(VEC == 1 || VEC == 2 || VEC == 4 || VEC == 8, "VEC must be 1, 2, 4 or 8");
   static_assert(ROWS_PER_THREAD >= 1, "ROWS_PER_THREAD >= 1");
   constexpr bool kPerToken = LAYOUT == Layout::lc || LAYOUT == Layout::blc;
+  constexpr Reuse kRow = ROW_CACHE ? Reuse::shared : Reuse::once;  // x's (and blc's) load path
 
   const int n_chunks = C / VEC;
   const int n_slabs = (n_chunks + TX - 1) / TX;
@@ -184,11 +188,11 @@ scale_shift_kernel(T* __restrict__ y, const T* __restrict__ x, const S* __restri
 #pragma unroll
   for (int i = 0; i < ROWS_PER_THREAD; ++i) {
     const int row = first + i * TY;
-    if (row < rows) xs[i] = load<Reuse::once, T, VEC>(x + static_cast<long long>(row) * C + col);
+    if (row < rows) xs[i] = load<kRow, T, VEC>(x + static_cast<long long>(row) * C + col);
   }
 
   if constexpr (kPerToken) {
-    constexpr Reuse kReuse = LAYOUT == Layout::blc ? Reuse::once : Reuse::shared;
+    constexpr Reuse kReuse = LAYOUT == Layout::blc ? kRow : Reuse::shared;
     Words<S, VEC> ss[ROWS_PER_THREAD], hs[ROWS_PER_THREAD];
 #pragma unroll
     for (int i = 0; i < ROWS_PER_THREAD; ++i) {

@@ -44,10 +44,11 @@ TEST(ScaleShift, EveryCaseIsCorrectAndEveryReferenceMeetsItsOracle) {
 // The default config uses VEC = 8 and widths that split evenly; these runs take the other paths:
 // 2- and 4-byte accesses (fp32 scale/shift at 8 and 4 bytes), eight rows in flight, threads
 // past the row's end (C / VEC not a multiple of TX) and partial row tiles (qwen-image's 6889
-// rows), on the B = 2 shape where every layout's batch index matters.
+// rows), on the B = 2 shape where every layout's batch index matters; x (and blc's rows) through
+// the read-only cache (ROW_CACHE 1) as well as evict-first.
 TEST(ScaleShift, NarrowVectorsAndRaggedTilesAreCorrect) {
   AKO_REQUIRE_GPU();
-  for (const char* params : {"--param VEC=1 --param ROWS_PER_THREAD=8", "--param VEC=2 --param TX=96",
+  for (const char* params : {"--param VEC=1 --param ROWS_PER_THREAD=8", "--param VEC=2 --param TX=96 --param ROW_CACHE=1",
                              "--param VEC=4 --param TX=256 --param TY=2 --param ROWS_PER_THREAD=1", "--param TX=256 --param TY=4"}) {
     const auto json = temp_json("scale-shift-params");
     const Ran r = run_scale_shift(std::string("--no-time --no-checks --shapes text-512-cfg,qwen-image,zimage,wan13b-480p ") +

@@ -175,11 +175,11 @@ TEST(ScaleShiftTask, ConfiguredParamsFitEveryShapeAndGiveTheLaunchGeometry) {
   }
   const auto cases = expand_cases(spec(), {}, {}, false);
   EXPECT_EQ(find_case(cases, "zimage bf16 layout=bc mod_dtype=fp32").solution->name_expression,
-            "scale_shift_kernel<__nv_bfloat16, float, Layout::bc, 8, 160, 2, 4, 1>");
+            "scale_shift_kernel<__nv_bfloat16, float, Layout::bc, 8, 160, 2, 4, 1, 0>");
   EXPECT_EQ(find_case(cases, "ltx-video fp16 layout=blc mod_dtype=same").solution->name_expression,
-            "scale_shift_kernel<__half, __half, Layout::blc, 8, 128, 2, 2, 1>");
+            "scale_shift_kernel<__half, __half, Layout::blc, 8, 128, 2, 2, 1, 0>");
   EXPECT_EQ(find_case(cases, "wan13b-480p bf16 layout=bf1c mod_dtype=fp32").solution->name_expression,
-            "scale_shift_kernel<__nv_bfloat16, float, Layout::bf1c, 8, 64, 4, 4, 1>");
+            "scale_shift_kernel<__nv_bfloat16, float, Layout::bf1c, 8, 64, 4, 4, 1, 0>");
 }
 
 // A row of `ako compile`'s table: role, kernel, regs, spill B, stack B, smem B, cache.

@@ -9,7 +9,8 @@
 
 enum class Layout { scalar, c, bc, lc, blc, bf1c };
 
-template <typename T, typename S, Layout LAYOUT, int VEC, int TX, int TY, int ROWS_PER_THREAD, int STORE_CS = 1>
+template <typename T, typename S, Layout LAYOUT, int VEC, int TX, int TY, int ROWS_PER_THREAD, int STORE_CS = 1,
+          int ROW_CACHE = 0>
 __global__ void __launch_bounds__(TX * TY)
 scale_shift_kernel(T* y, const T* x, const S* scale, const S* shift, int B, int L, int C, int F) {
   const long long n = static_cast<long long>(B) * L * C;
