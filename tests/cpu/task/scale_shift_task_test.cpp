@@ -227,6 +227,33 @@ TEST(ScaleShiftTask, EveryConfiguredVariantCompilesForSm90aWithoutSpills) {
   EXPECT_EQ(layouts.size(), 6u) << r.out;
 }
 
+// ROW_CACHE 1 (x through the read-only cache): every layout and width compiles with it, without
+// spills, and the H200 config's video classes (wan13b, wan14b, hunyuan-720p) take it.
+TEST(ScaleShiftTask, TheReadOnlyRowPathCompilesOnEveryLayoutAndTheVideoClassesTakeIt) {
+  const auto all = testsupport::run_ako("compile task scale_shift --arch sm_90a -j 2 --param ROW_CACHE=1", kRoot);
+  ASSERT_EQ(all.status, 0) << all.out;
+  std::set<std::string> layouts;
+  for (const BuildRow& row : build_rows(all.out)) {
+    EXPECT_EQ(row.spill, 0) << row.kernel;
+    if (row.role != "solution") continue;
+    EXPECT_TRUE(testsupport::has(row.kernel, ", 1>")) << row.kernel << ": ROW_CACHE=1 not in the instantiation";
+    for (const char* layout : kLayouts)
+      if (testsupport::has(row.kernel, std::string("Layout::") + layout + ",")) layouts.insert(layout);
+  }
+  EXPECT_EQ(layouts.size(), 6u) << all.out;
+
+  const auto h200 = testsupport::run_ako(
+      "compile task scale_shift --arch sm_90a -j 2 --device 'NVIDIA H200' --shapes wan13b-480p,wan14b-480p,hunyuan-720p", kRoot);
+  ASSERT_EQ(h200.status, 0) << h200.out;
+  int video = 0;
+  for (const BuildRow& row : build_rows(h200.out)) {
+    if (row.role != "solution") continue;
+    ++video;
+    EXPECT_TRUE(testsupport::has(row.kernel, ", 1>")) << row.kernel << ": a video class without ROW_CACHE 1";
+  }
+  EXPECT_GE(video, 6) << h200.out;
+}
+
 TEST(ScaleShiftTask, TheBrokenCandidateIsADropInSolution) {
   // tests/gpu/scale_shift_test.cpp runs it and expects every bf1c case incorrect.
   const auto r = testsupport::run_ako(
