@@ -15,9 +15,11 @@
 // Why it is fast on a memory-bound op:
 // - x moves in VEC * sizeof(T)-byte accesses (16 bytes at VEC = 8 for bf16 / fp16), and all
 //   ROWS_PER_THREAD of a thread's loads are issued before the first is used. x is read once,
-//   evict-first (ROW_CACHE 0) or through the read-only cache (ROW_CACHE 1: the norm fusions'
-//   large shapes ran 2-4% faster so, ITERATIONS.md norm_scale_shift iteration 4), chosen by class;
-//   y written once (streaming or plain stores: STORE_CS).
+//   evict-first (ROW_CACHE 0) or through the read-only cache (ROW_CACHE 1: 2-4.5% faster on the
+//   video shapes, 1-3% slower on the mid-size image ones, on the H200: ITERATIONS.md scale_shift
+//   iteration 10), chosen by class. ptxas may move a read-only load below a store, which at some
+//   points serialises a thread's rows (iteration 11): a class's SASS should load before it stores.
+//   y is written once (streaming or plain stores: STORE_CS).
 // - Broadcast scale / shift (scalar, c, bc, bf1c) are read once per thread, kept in registers
 //   as fp32 (1 + scale) and shift, and read again only when a row of the tile starts another
 //   batch or frame: they cost no HBM or L2 bandwidth per element.

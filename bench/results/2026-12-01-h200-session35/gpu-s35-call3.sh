@@ -6,7 +6,7 @@
 # 1. the config against the one before (ss-h200-config-before.json), A B B A on every case, --size-copy;
 # 2. scale_shift's H200 gate entry rewritten by ako (ako gate --update-baseline --threshold 5);
 # 3. the family's GPU tests.
-# Back: summary.txt (printed last), abba.tar.xz, baseline.json, logs.tar.xz.
+# Back: summary.txt (printed last), abba.tar.xz, baseline.json (committed as bench/baseline.json), logs.tar.xz.
 set -uo pipefail
 OUT=$(realpath "$OUT")
 S=$OUT/summary.txt; : > $S
