@@ -185,7 +185,7 @@ class Driver {
       if (refused_on_some_shape(cs.co.cls.shapes, p)) ++cs.co.refused;
       if (!score) continue;
       ++cs.co.usable;
-      cs.candidates.push_back({p, *score, regs});
+      cs.candidates.push_back({p, *score, regs, class_case_times(db_, cs.co.cls.shapes, p, &cs.co.cls.only_cases)});
       if (!cs.best || *score < *cs.best) {
         cs.best = score;
         cs.best_text = params_text(p);

@@ -136,11 +136,24 @@ std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vect
 
 std::optional<Candidate> select_winner(const std::vector<Candidate>& candidates, std::string* note) {
   if (candidates.empty()) return std::nullopt;
-  double best = candidates.front().score;
-  for (const auto& c : candidates) best = std::min(best, c.score);
+  const Candidate& fastest = *std::min_element(candidates.begin(), candidates.end(),
+                                               [](const Candidate& a, const Candidate& b) { return a.score < b.score; });
+  const double best = fastest.score;
+  // No case of a tied candidate may run more than kCaseTieRel over the fastest's same case.
+  auto no_case_slower = [&](const Candidate& c) {
+    for (const auto& [label, t] : fastest.case_us) {
+      const auto it = c.case_us.find(label);
+      if (it != c.case_us.end() && it->second > t * (1 + kCaseTieRel)) return false;
+    }
+    return true;
+  };
   std::vector<const Candidate*> tied;
-  for (const auto& c : candidates)
-    if (c.score <= best * (1 + kTieRel)) tied.push_back(&c);
+  size_t held_out = 0;
+  for (const auto& c : candidates) {
+    if (c.score > best * (1 + kTieRel)) continue;
+    if (no_case_slower(c)) tied.push_back(&c);
+    else ++held_out;
+  }
   auto regs = [](const Candidate* c) { return c->registers < 0 ? std::numeric_limits<int>::max() : c->registers; };
   auto simpler = [](const Params& a, const Params& b) {
     for (const auto& [k, v] : a) {
@@ -159,8 +172,25 @@ std::optional<Candidate> select_winner(const std::vector<Candidate>& candidates,
       *note = fmt::format("{} within {:.0f}% of the fastest ({:.3f} us): {}", tied.size(), kTieRel * 100, best,
                           win->score == best ? "the fastest also has the fewest registers / simplest params"
                                              : "fewer registers, then simpler params, decided");
+    if (held_out > 0)
+      *note += fmt::format("{}{} more within {:.0f}% not tied: a case over {:.0f}% slower than the fastest's",
+                           note->empty() ? "" : "; ", held_out, kTieRel * 100, kCaseTieRel * 100);
   }
   return *win;
+}
+
+std::map<std::string, double> class_case_times(const TuningDb& db, const std::vector<const task::ShapeSpec*>& shapes,
+                                               const Params& params, const CaseSets* only) {
+  std::map<std::string, double> out;
+  for (const auto* s : shapes) {
+    const DbRecord* r = db.find(s->name, params);
+    if (!r) continue;
+    const auto it = only ? only->find(s->name) : CaseSets::const_iterator{};
+    const std::set<std::string>* labels = only && it != only->end() ? &it->second : nullptr;
+    for (const DbCase& c : r->cases)
+      if (c.verdict == "correct" && c.time_us > 0 && (!labels || labels->count(c.label))) out[c.label] = c.time_us;
+  }
+  return out;
 }
 
 std::optional<double> record_time(const DbRecord& r, const std::set<std::string>* labels, bool* wrong) {

@@ -16,6 +16,7 @@
 // and every class that takes some of them scores it from that record.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -170,6 +171,12 @@ std::optional<double> class_score(const TuningDb& db, const std::vector<const ta
                                   const Params& params, int* registers = nullptr, bool* wrong = nullptr,
                                   const CaseSets* only = nullptr);
 
+// Each case's time (label -> IQM, µs) that the records of params give a class: every correct case
+// of each shape's record, or with `only` the cases of the labels it names for that shape. Missing
+// records and cases are left out (select_winner compares the cases both candidates have).
+std::map<std::string, double> class_case_times(const TuningDb& db, const std::vector<const task::ShapeSpec*>& shapes,
+                                               const Params& params, const CaseSets* only = nullptr);
+
 // The time a record gives a class on its shape: the record's own (every case) when `labels` is
 // null, else the sum of its cases of those labels; nullopt when one of those is missing or not
 // correct (`wrong`: incorrect or failed) or there is none.
@@ -197,16 +204,21 @@ TuneOutcome tune(const task::TaskSpec& spec, const std::vector<const task::Shape
 std::vector<CoverageRow> coverage(const std::vector<ClassOutcome>& classes, const TuningDb& db,
                                   const std::vector<const task::ShapeSpec*>& shapes);
 
-// Winner among candidates (params with their score and registers): the lowest score wins;
-// every candidate within 1% of it is a tie, broken by fewer registers (unknown counts as
-// most), then by the simpler point: smaller values, compared param by param in name order.
+// Winner among candidates (params with their score, registers and per-case times): the lowest
+// score wins; a candidate within 1% of it (kTieRel) is a tie unless one of its cases runs more
+// than 2% (kCaseTieRel) over the fastest candidate's time for that case: a class's score within
+// 1% can hide one case 4% slower (ITERATIONS.md scale_shift iteration 10). Ties are broken by
+// fewer registers (unknown counts as most), then by the simpler point: smaller values, compared
+// param by param in name order.
 struct Candidate {
   Params params;
   double score = 0;
   int registers = -1;
+  std::map<std::string, double> case_us;  // class_case_times; cases one of two candidates lacks are not compared
 };
 std::optional<Candidate> select_winner(const std::vector<Candidate>& candidates, std::string* note = nullptr);
 inline constexpr double kTieRel = 0.01;
+inline constexpr double kCaseTieRel = 0.02;
 
 // The replay evaluator: every (variant, shape) is looked up in a recorded database (its
 // records under `context`); missing ones are simply not returned (not evaluable).

@@ -12,7 +12,8 @@ TuneCli::TuneCli(CLI::App& app) {
       "search the solution's tunable parameters per shape class of the tuned device's config (the GPU's, or the\n"
       "replayed records' device): compile variants in parallel, validate and\n"
       "time them on the GPU (or replay a recorded tuning database without one), record every measurement,\n"
-      "pick winners (within 1% is a tie: fewer registers, then smaller params) and report coverage.\n"
+      "pick winners (within 1% is a tie unless a case runs over 2% slower than the fastest's: fewer registers,\n"
+      "then smaller params) and report coverage.\n"
       "Exit 0 every class has a winner; 1 some class found no correct variant; 2 usage, spec, build or no GPU.\n"
       "--compile-only: exit 0 every variant compiled and passed the static checks, 1 some did not.\n"
       "With --gpus, one worker per GPU; across hosts, mpirun -np N ako tune --mpi ... (ako-mpi-tune).");

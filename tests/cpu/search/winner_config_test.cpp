@@ -43,6 +43,31 @@ TEST(Winner, EqualRegistersThenSimplerParamsInNameOrder) {
   EXPECT_FALSE(select_winner({}));
 }
 
+// scale_shift's wan13b tune (ITERATIONS.md scale_shift iteration 10): the sum within 1% and fewer
+// registers, but one case 4% slower than the fastest candidate's: not a tie, so the fastest wins.
+TEST(Winner, WithinOnePercentButOneCaseMoreThanTwoPercentSlowerIsNotATie) {
+  Candidate fastest = cand(64, 8, 301.2, 59), lean = cand(96, 8, 302.2, 40);
+  fastest.case_us = {{"bf16 bc same", 50.23}, {"bf16 bc fp32", 50.19}, {"fp16 bc same", 50.25}};
+  lean.case_us = {{"bf16 bc same", 52.30}, {"bf16 bc fp32", 50.16}, {"fp16 bc same", 50.10}};
+  std::string note;
+  auto w = select_winner({lean, fastest}, &note);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->params.at("BLOCK"), 64);
+  EXPECT_NE(note.find("1 more within 1% not tied: a case over 2% slower"), std::string::npos) << note;
+
+  // Every case within 2% of the fastest's: a tie again, and the fewer registers win.
+  lean.case_us["bf16 bc same"] = 51.0;
+  w = select_winner({lean, fastest}, &note);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->params.at("BLOCK"), 96);
+  EXPECT_NE(note.find("2 within 1%"), std::string::npos) << note;
+
+  // A case only one of them has is not compared (another dtype set, a missing record).
+  lean.case_us = {{"fp16 bf1c fp32", 80.0}};
+  w = select_winner({lean, fastest});
+  EXPECT_EQ(w->params.at("BLOCK"), 96);
+}
+
 TEST(Classes, ConfigClassesTakeTheirShapesAndKeepTheRest) {
   const task::TaskSpec spec = real_spec();
   const auto classes = make_classes(spec, all_shapes(spec), ClassMode::config);
