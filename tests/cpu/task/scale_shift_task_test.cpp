@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <set>
-#include <sstream>
 
 #include "../ako_cli_support.hpp"
+#include "compile_rows.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
 #include "task_fixture.hpp"
@@ -182,29 +182,8 @@ TEST(ScaleShiftTask, ConfiguredParamsFitEveryShapeAndGiveTheLaunchGeometry) {
             "scale_shift_kernel<__nv_bfloat16, float, Layout::bf1c, 8, 64, 4, 4, 1, 0>");
 }
 
-// A row of `ako compile`'s table: role, kernel, regs, spill B, stack B, smem B, cache.
-struct BuildRow {
-  std::string role, kernel;
-  int regs = -1, spill = -1, stack = -1;
-};
-
-std::vector<BuildRow> build_rows(const std::string& out) {
-  std::vector<BuildRow> rows;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    const auto close = line.rfind('>');
-    if (close == std::string::npos || (line.rfind("solution", 0) != 0 && line.rfind("reference", 0) != 0 &&
-                                       line.rfind("oracle", 0) != 0))
-      continue;
-    BuildRow r;
-    std::istringstream head(line.substr(0, close + 1));
-    head >> r.role;
-    std::getline(head >> std::ws, r.kernel);
-    std::istringstream(line.substr(close + 1)) >> r.regs >> r.spill >> r.stack;
-    rows.push_back(r);
-  }
-  return rows;
-}
+using testing::compile_rows;
+using testing::expect_no_spills;
 
 TEST(ScaleShiftTask, EveryConfiguredVariantCompilesForSm90aWithoutSpills) {
   const auto r = testsupport::run_ako("compile task scale_shift --arch sm_90a -j 2", kRoot);
@@ -213,9 +192,9 @@ TEST(ScaleShiftTask, EveryConfiguredVariantCompilesForSm90aWithoutSpills) {
   EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << r.out;
   std::set<std::string> layouts;
   int solutions = 0;
-  for (const BuildRow& row : build_rows(r.out)) {
-    EXPECT_EQ(row.spill, 0) << row.kernel;
-    EXPECT_EQ(row.stack, 0) << row.kernel << ": local memory (a register array indexed at run time?)";
+  const auto rows = compile_rows(r.out);
+  expect_no_spills(rows);
+  for (const auto& row : rows) {
     if (row.role != "solution") continue;
     ++solutions;
     EXPECT_GT(row.regs, 0) << row.kernel;
@@ -233,8 +212,9 @@ TEST(ScaleShiftTask, TheReadOnlyRowPathCompilesOnEveryLayoutAndTheVideoClassesTa
   const auto all = testsupport::run_ako("compile task scale_shift --arch sm_90a -j 2 --param ROW_CACHE=1", kRoot);
   ASSERT_EQ(all.status, 0) << all.out;
   std::set<std::string> layouts;
-  for (const BuildRow& row : build_rows(all.out)) {
-    EXPECT_EQ(row.spill, 0) << row.kernel;
+  const auto rows = compile_rows(all.out);
+  expect_no_spills(rows);
+  for (const auto& row : rows) {
     if (row.role != "solution") continue;
     EXPECT_TRUE(testsupport::has(row.kernel, ", 1>")) << row.kernel << ": ROW_CACHE=1 not in the instantiation";
     for (const char* layout : kLayouts)
@@ -246,7 +226,7 @@ TEST(ScaleShiftTask, TheReadOnlyRowPathCompilesOnEveryLayoutAndTheVideoClassesTa
       "compile task scale_shift --arch sm_90a -j 2 --device 'NVIDIA H200' --shapes wan13b-480p,wan14b-480p,hunyuan-720p", kRoot);
   ASSERT_EQ(h200.status, 0) << h200.out;
   int video = 0;
-  for (const BuildRow& row : build_rows(h200.out)) {
+  for (const auto& row : compile_rows(h200.out)) {
     if (row.role != "solution") continue;
     ++video;
     EXPECT_TRUE(testsupport::has(row.kernel, ", 1>")) << row.kernel << ": a video class without ROW_CACHE 1";
