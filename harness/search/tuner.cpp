@@ -65,6 +65,13 @@ std::string where_suffix(const std::string& where) {
   return out;
 }
 
+// The labels a class counts on a shape: those `only` names for it, or null (every case).
+const std::set<std::string>* class_labels(const CaseSets* only, const std::string& shape) {
+  if (!only) return nullptr;
+  const auto it = only->find(shape);
+  return it == only->end() ? nullptr : &it->second;
+}
+
 }  // namespace
 
 std::vector<ShapeClass> make_classes(const task::TaskSpec& spec, const std::vector<const task::ShapeSpec*>& shapes,
@@ -185,8 +192,7 @@ std::map<std::string, double> class_case_times(const TuningDb& db, const std::ve
   for (const auto* s : shapes) {
     const DbRecord* r = db.find(s->name, params);
     if (!r) continue;
-    const auto it = only ? only->find(s->name) : CaseSets::const_iterator{};
-    const std::set<std::string>* labels = only && it != only->end() ? &it->second : nullptr;
+    const std::set<std::string>* labels = class_labels(only, s->name);
     for (const DbCase& c : r->cases)
       if (c.verdict == "correct" && c.time_us > 0 && (!labels || labels->count(c.label))) out[c.label] = c.time_us;
   }
@@ -220,8 +226,7 @@ std::optional<double> class_score(const TuningDb& db, const std::vector<const ta
   for (const auto* s : shapes) {
     const DbRecord* r = db.find(s->name, params);
     if (!r) return std::nullopt;
-    const auto it = only ? only->find(s->name) : CaseSets::const_iterator{};
-    const auto t = record_time(*r, only && it != only->end() ? &it->second : nullptr, wrong);
+    const auto t = record_time(*r, class_labels(only, s->name), wrong);
     if (!t) return std::nullopt;
     log_sum += std::log(*t);
     regs = std::max(regs, r->registers);
@@ -241,8 +246,7 @@ std::vector<CoverageRow> coverage(const std::vector<ClassOutcome>& classes, cons
       row.shape = s->name;
       row.cls = co.cls.name;
       row.used = *co.winner;
-      const auto only = co.cls.only_cases.find(s->name);
-      const std::set<std::string>* labels = only == co.cls.only_cases.end() ? nullptr : &only->second;
+      const std::set<std::string>* labels = class_labels(&co.cls.only_cases, s->name);
       if (const DbRecord* r = db.find(s->name, *co.winner)) row.used_us = record_time(*r, labels).value_or(0);
       for (const DbRecord* r : db.records_for_shape(s->name))
         if (const auto t = record_time(*r, labels); t && (row.own_best_us == 0 || *t < row.own_best_us)) {
