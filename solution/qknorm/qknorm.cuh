@@ -20,7 +20,10 @@
 // Why it is fast on a memory-bound op:
 // - every chunk of all ROWS rows is loaded before any reduction (ROWS * CHUNKS independent VEC-wide
 //   loads in flight per thread) and kept in registers for the store: each element crosses DRAM
-//   once each way; the weight ([D] or [H * D], L1/L2-resident) is read at the store;
+//   once each way; the weight ([D] or [H * D], L1/L2-resident) is loaded with x where its chunks
+//   fit in 12 registers, else at the store;
+// - nothing slow between a row's loads and its stores: per head the mean is a multiply by the
+//   exact 1 / HEAD_DIM, and the store one 16-byte access (ITERATIONS.md qknorm iteration 8);
 // - compile-time HEAD_DIM (SGLang's JIT builds one module per head_dim too): a per-head row's length
 //   and chunk count are static; heads are run-time, as in the engine, so one build serves every model;
 // - reductions are shuffles inside the group; a group wider than a warp adds one shared-memory
@@ -94,16 +97,23 @@ template <int VEC> __device__ __forceinline__ Chunk<VEC> load_weight(const void*
 // Streaming (st.global.cs, evict-first: nothing here reads the result again) or plain write-back
 // stores: plain ones are 1-3% faster on the long video shapes, streaming ones on flux1 (H200;
 // STORE_CS, a parameter: ITERATIONS.md qknorm iteration 3).
-template <bool CS, typename V> __device__ __forceinline__ void store_one(V* p, V v) {
-  if constexpr (CS) __stcs(p, v); else *p = v;
+// WIDE: the plain store written as __stwb (st.global.wb, the same write-back policy). From the C++
+// store `*p = v` NVVM emits four 32-bit stores for each 16-byte chunk of this kernel (NVRTC and nvcc
+// alike); __stwb keeps it one 16-byte store. Per head that ran 0.2-1.2% faster on the H200; the
+// across-heads kernels gained nothing and their 3-chunk form took 8 more registers and ran 1% slower,
+// so they keep the C++ store (ITERATIONS.md qknorm iteration 8).
+template <bool CS, bool WIDE, typename V> __device__ __forceinline__ void store_one(V* p, V v) {
+  if constexpr (CS) __stcs(p, v);
+  else if constexpr (WIDE) __stwb(p, v);
+  else *p = v;
 }
-template <int VEC, bool CS> __device__ __forceinline__ void store(void* p, const Chunk<VEC>& c) {
+template <int VEC, bool CS, bool WIDE> __device__ __forceinline__ void store(void* p, const Chunk<VEC>& c) {
   if constexpr (VEC == 8) {
-    store_one<CS>(static_cast<uint4*>(p), make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]));
+    store_one<CS, WIDE>(static_cast<uint4*>(p), make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]));
   } else if constexpr (VEC == 4) {
-    store_one<CS>(static_cast<uint2*>(p), make_uint2(c.w[0], c.w[1]));
+    store_one<CS, WIDE>(static_cast<uint2*>(p), make_uint2(c.w[0], c.w[1]));
   } else {
-    store_one<CS>(static_cast<unsigned*>(p), c.w[0]);
+    store_one<CS, WIDE>(static_cast<unsigned*>(p), c.w[0]);
   }
 }
 
@@ -148,7 +158,12 @@ __device__ __forceinline__ void qknorm_rows(T* q, T* k, const T* q_weight, const
   const int group = threadIdx.x / GROUP, lane = threadIdx.x % GROUP;
   const unsigned total = static_cast<unsigned>(N) * rows_per_token;  // < 2^31 (constraint)
 
+  // The weight's chunks are loaded with x where they take at most 12 registers (every H200 class:
+  // 0.3-2.9% faster, iteration 8), else read at the store as before (a 1024-thread block's
+  // 64-register budget spilled with 16).
+  constexpr bool kWeightEarly = ROWS * kChunks * (VEC / 2) <= 12;
   Chunk<VEC> x[ROWS][kChunks];
+  Chunk<VEC> w_early[ROWS][kWeightEarly ? kChunks : 1];
   T* base[ROWS];
   int len[ROWS];
   bool q_row[ROWS];
@@ -166,7 +181,10 @@ __device__ __forceinline__ void qknorm_rows(T* q, T* k, const T* q_weight, const
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
       const int e = (c * GROUP + lane) * VEC;
-      if (e < len[i]) x[i][c] = load<VEC>(base[i] + e);
+      if (e < len[i]) {
+        x[i][c] = load<VEC>(base[i] + e);
+        if constexpr (kWeightEarly) w_early[i][c] = load_weight<VEC>((q_row[i] ? q_weight : k_weight) + e);
+      }
     }
   }
 #pragma unroll
@@ -209,19 +227,26 @@ __device__ __forceinline__ void qknorm_rows(T* q, T* k, const T* q_weight, const
 #pragma unroll
   for (int i = 0; i < ROWS; ++i) {
     if (len[i] == 0) continue;
-    const float inv = rsqrtf(sum[i] / static_cast<float>(len[i]) + eps);
+    // Per head the mean is sum * (1 / HEAD_DIM), without the full fp32 division on the way from the
+    // loads to the stores (~1% per head on the video shapes, iteration 8); the same value as
+    // sum / HEAD_DIM for a power-of-two HEAD_DIM (every head_dim SGLang builds, 64-1024), within an ulp
+    // otherwise. Across heads the length is known at run time only: divided.
+    const float mean_sq = ACROSS ? sum[i] / static_cast<float>(len[i]) : sum[i] * (1.0f / HEAD_DIM);
+    const float inv = rsqrtf(mean_sq + eps);
     const T* w = q_row[i] ? q_weight : k_weight;
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
       const int e = (c * GROUP + lane) * VEC;
       if (e < len[i]) {
-        const Chunk<VEC> wc = load_weight<VEC>(w + e);
+        Chunk<VEC> wc;
+        if constexpr (kWeightEarly) wc = w_early[i][c];
+        else wc = load_weight<VEC>(w + e);
         Chunk<VEC> y;
 #pragma unroll
         for (int j = 0; j < VEC / 2; ++j)
           y.w[j] = Codec<T>::pack(Codec<T>::lo(x[i][c].w[j]) * inv * Codec<T>::lo(wc.w[j]),
                                   Codec<T>::hi(x[i][c].w[j]) * inv * Codec<T>::hi(wc.w[j]));
-        store<VEC, STORE_CS>(base[i] + e, y);
+        store<VEC, STORE_CS, !ACROSS>(base[i] + e, y);
       }
     }
   }

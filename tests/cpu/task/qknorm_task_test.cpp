@@ -5,11 +5,15 @@
 // SGLang's fused_inplace_qknorm and FlashInfer's QKRMSNorm (per head) and RMSNorm (across heads,
 // what SGLang runs for Wan) are instantiated and launched as their launchers would; every kernel
 // compiles for sm_90a without spills, every config class too, and so does the broken candidate
-// the GPU test runs (tests/gpu/qknorm_test.cpp).
+// the GPU test runs (tests/gpu/qknorm_test.cpp); the H200 config's per-head kernels store whole
+// 16-byte chunks and never divide (their PTX, as NVRTC emits it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "../ako_cli_support.hpp"
 #include "compile_rows.hpp"
@@ -274,6 +278,72 @@ TEST(QknormTask, CompilesForSm90aWithoutSpills) {
     EXPECT_EQ(flashinfer, 2 * 2) << r.out;  // QKRMSNorm and RMSNorm, VEC 8, bf16 and fp16
   } else {
     EXPECT_TRUE(testsupport::has(r.out, "baseline flashinfer_qk_rmsnorm: not installed")) << r.out;
+  }
+}
+
+// The per-head kernels the H200 config runs, in the PTX NVRTC emits for them (read from a kernel
+// cache of the test's own): every global store is one vector access (a plain C++ store of a uint4
+// came out as four 32-bit stores) and no fp32 division sits between the loads and the stores
+// (ITERATIONS.md qknorm iteration 8: together 1-2% per head on the H200). The across-heads kernels
+// keep the C++ store (it costs their 3-chunk form registers), so they are not held to it.
+TEST(QknormTask, H200PerHeadKernelsStoreWholeChunksAndNeverDivide) {
+  const fs::path cache = testsupport::copy_workspace("qknorm-ptx", {});
+  const auto r = testsupport::run_ako("compile task qknorm --arch sm_90a -j 2 --device 'NVIDIA H200' --cache-dir '" +
+                                          cache.string() + "'",
+                                      kRoot);
+  ASSERT_EQ(r.status, 0) << r.out;
+  // qknorm_kernel<T, HEAD_DIM, ACROSS, ...> mangled: ...qknorm_kernelI<T>Li<D>ELb<ACROSS>E...
+  static const std::regex per_head(R"(qknorm_kernelI(?:13__nv_bfloat16|6__half)Li\d+ELb0E)");
+  static const std::regex scalar_store(R"(\bst\.global(?:\.[a-z]+)*\.(?:u32|b32|u16|b16)\s)");
+  int checked = 0;
+  for (const auto& f : fs::recursive_directory_iterator(cache)) {
+    if (f.path().extension() != ".json") continue;
+    if (testing::read_json(f.path()).value("display_name", "") != "solution/qknorm/qknorm.cuh") continue;
+    std::ifstream in(fs::path(f.path()).replace_extension(".ptx"));
+    std::stringstream ptx;
+    ptx << in.rdbuf();
+    const std::string text = ptx.str();
+    // One chunk of text per kernel: from its ".entry" to the next.
+    for (size_t at = text.find(".entry "); at != std::string::npos;) {
+      const size_t next = text.find(".entry ", at + 1);
+      const std::string entry = text.substr(at, next == std::string::npos ? std::string::npos : next - at);
+      at = next;
+      const std::string name = entry.substr(7, entry.find('(') - 7);
+      if (!std::regex_search(name, per_head)) continue;
+      ++checked;
+      EXPECT_EQ(entry.find("div.rn.f32"), std::string::npos) << name << ": a full fp32 division";
+      EXPECT_NE(entry.find("st.global"), std::string::npos) << name;
+      EXPECT_FALSE(std::regex_search(entry, scalar_store)) << name << ": a 16-byte chunk stored in pieces";
+    }
+  }
+  // head_dim 128 and 64, bf16 and fp16, one kernel per per-head launch point of the H200 classes
+  EXPECT_GE(checked, 4) << r.out;
+}
+
+// The configs and odd shapes of the GPU test RunQknorm.OtherGroupSizesAndTailsAreCorrect
+// (tests/fixtures/qknorm/odd_paths.json) compile without spills: a spill there would have the
+// static checks refuse its run on the GPU machine (session 36: the weight loaded with x spilled a
+// 1024-thread block's per-head kernel, found only on the GPU).
+TEST(QknormTask, TheGpuTestsOddPathConfigsCompileWithoutSpills) {
+  const auto odd = testing::read_json(kRoot / "tests/fixtures/qknorm/odd_paths.json");
+  const fs::path ws = testsupport::copy_workspace("qknorm-odd", {"tasks/qknorm", "input/qknorm", "solution/qknorm"});
+  for (const auto& f : fs::directory_iterator(ws / "solution/qknorm/configs"))
+    if (f.path().filename().string().starts_with("device_name=")) fs::remove(f.path());
+  json doc = testing::read_json(ws / "tasks/qknorm/task.json");
+  doc.erase("baselines");
+  doc["shapes"] = odd["shapes"];
+  testing::write_file(ws / "tasks/qknorm/task.json", doc.dump(2));
+  ASSERT_EQ(odd["param_sets"].size(), 3u);
+  for (const auto& params : odd["param_sets"]) {
+    const json config = {{"schema", "ako.config/1"}, {"classes", {{{"name", "both-forms"}, {"params", params}}}}};
+    testing::write_file(ws / "solution/qknorm/configs/default.json", config.dump(2));
+    const auto r = testsupport::run_ako("compile task qknorm --arch sm_90a -j 2", ws);
+    ASSERT_EQ(r.status, 0) << config.dump() << "\n" << r.out;
+    EXPECT_TRUE(testsupport::has(r.out, "STATIC_CHECK: passed")) << config.dump() << "\n" << r.out;
+    const auto rows = compile_rows(r.out);
+    EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [](const auto& row) { return row.role == "solution"; }), 2 * 2 * 2)
+        << r.out;  // head_dim 128 and 256 x 2 forms x 2 dtypes
+    testing::expect_no_spills(rows);
   }
 }
 
