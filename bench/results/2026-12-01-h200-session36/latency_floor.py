@@ -2,12 +2,13 @@
 """Session 36: the time floor of issue 15's smallest cases (latency_floor.cu says what each kernel does).
 
 For rope's d256 (N 129, H 2, D 256, R 256, P 4096) and qknorm_rope's neox-r32 (N 45, H 4, D 128,
-R 32, P 45) and partial-r64 (N 333, H 5, D 128, R 64, P 1000) shapes, times with bench/peers/timing.py
+R 32, P 45) and partial-r64 (N 333, H 5, D 128, R 64, P 1000) shapes (with --more: rope's partial-r64, whose
+threads move only the rotated columns, and qknorm_rope's d64: N 77, H 3, D 64, R 64, P 77), times with bench/peers/timing.py
 (CUPTI through torch.profiler, memset flush, IQM, interleaved) the floor kernels over each shape's
 q and k chunks (one 16-byte chunk a thread, 128-thread blocks, random i64 positions), and on d256
 rope's own kernel (checked once against torch), plus a memcpy of the same bytes.
 
-    python3 latency_floor.py latency_floor.cubin [--samples N] [--rounds R]"""
+    python3 latency_floor.py latency_floor.cubin [--samples N] [--rounds R] [--more]"""
 import argparse
 import ctypes
 import os
@@ -17,10 +18,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../
 from bench.peers.timing import Timer  # noqa: E402
 
 ROPE = "_Z11rope_kernelI13__nv_bfloat16xLb0ELi8ELi1ELi128ELi1EEvPT_S2_PKfPKT0_iiiixx"
-SHAPES = {  # name: N, H, D, R, P
-    "d256": (129, 2, 256, 256, 4096),
-    "neox-r32": (45, 4, 128, 32, 45),
-    "partial-r64": (333, 5, 128, 64, 1000),
+SHAPES = {  # name: N, H, D, R, P, the chunks a thread each (all of q and k, or only their rotated R columns: rope)
+    "d256": (129, 2, 256, 256, 4096, "all"),
+    "neox-r32": (45, 4, 128, 32, 45, "all"),
+    "partial-r64": (333, 5, 128, 64, 1000, "all"),
+}
+MORE = {  # --more: the rope and qknorm_rope cases left under 1.1x in session 36's call 7
+    "rope-partial-r64": (333, 5, 128, 64, 1000, "rotated"),
+    "d64": (77, 3, 64, 64, 77, "all"),
 }
 
 
@@ -29,6 +34,7 @@ def main():
     ap.add_argument("cubin")
     ap.add_argument("--samples", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--more", action="store_true", help="only the shapes of MORE (session 36, call 10)")
     a = ap.parse_args()
     import torch
     torch.cuda.init()
@@ -56,15 +62,15 @@ def main():
     p = lambda t: ctypes.c_void_p(t.data_ptr())  # noqa: E731
     torch.manual_seed(0)
     results = {}
-    for shape, (N, H, D, R, P) in SHAPES.items():
+    for shape, (N, H, D, R, P, chunks) in (MORE if a.more else SHAPES).items():
         q = torch.randn(N, H, D, dtype=torch.bfloat16, device="cuda")
         k = torch.randn(N, H, D, dtype=torch.bfloat16, device="cuda")
-        qk = torch.randn(2 * N * H * D, dtype=torch.bfloat16, device="cuda")  # the floor kernels' chunks
+        qk = torch.randn(2 * N * H * D, dtype=torch.bfloat16, device="cuda")  # the floor kernels' chunks (or fewer)
         qk2 = torch.empty_like(qk)
         pos = torch.randint(0, P, (N,), dtype=torch.int64, device="cuda")
         theta = torch.rand(P, R // 2, device="cuda") * 6.28
         cos_sin = torch.cat([theta.cos(), theta.sin()], dim=1).contiguous()  # [P, R]: cos then sin
-        items = 2 * N * H * D // 8
+        items = 2 * N * H * (D if chunks == "all" else R) // 8
         per_token = items // N
         grid = (items + 127) // 128
         kernels = {
