@@ -18,6 +18,7 @@ with its kernels; its rate = its bytes / its time, as they may be rounded to 64 
   no size copy    the case has no size copy measured (older files): no guess
 
     scripts/engine_table.py FILE.json [FILE.json ...] [--markdown] [--by-shape] [--write DIR]
+    scripts/engine_table.py --runs RUN1.json RUN2.json ...   (runs of one task: which misses stay)
 
 Text by default; --markdown writes the table as markdown; --by-shape one row per shape (its
 cases' ranges, ako's speedups' minimum and geometric mean, the cases behind) for bench/RESULTS.md.
@@ -31,6 +32,9 @@ import sys
 AKO = "ako_port"
 TORCH = "torch"
 BEYOND, WITHIN, NO_COPY = "beyond a copy", "within reach", "no size copy"
+BARS = (("slower", "slower than torch or an engine kernel"),
+        ("under_1_1x", "under 1.1x where the engine kernel is under 90% of copy"),
+        ("copy", "under the copy bar (16M+ elements: 90%, over 50M: 95%)"))
 
 
 def copy_bar(elements):
@@ -104,10 +108,12 @@ def analyse(doc):
     cols = ([TORCH] if TORCH in names else []) + engines   # ako run has no torch column
     rows, misses = [], {"slower": [], "under_1_1x": [], "copy": []}
     labels = {k: [] for k in misses}
+    ids = {k: [] for k in misses}   # (case label, engine or None) of each miss: stability() matches runs on it
 
-    def miss(key, text, how):   # text opens the bracket the label closes
+    def miss(key, text, how, who):   # text opens the bracket the label closes
         misses[key].append(f"{text}; {how})")
         labels[key].append(how)
+        ids[key].append((label, who))
     ratios = {n: [] for n in cols}
     for c in doc["cases"]:
         ako = us_of(c, AKO)
@@ -124,7 +130,7 @@ def analyse(doc):
             row["peers"][n] = {"us": us, "pct": p, "x": x}
             ratios[n].append(x)
             if x <= 1.0:   # the engine kernel (or torch) runs it this fast: never beyond a copy
-                miss("slower", f"{label} ({n} {x:.3f}x", WITHIN)
+                miss("slower", f"{label} ({n} {x:.3f}x", WITHIN, n)
             elif n != TORCH and p < 90 and x < 1.1:
                 need = us / 1.1   # ako's time for 1.1x; a copy of the case's bytes takes cu
                 # A small case (no copy bar: latency-bound) where ako already runs under the copy's
@@ -133,17 +139,17 @@ def analyse(doc):
                 how = NO_COPY if cu is None else (BEYOND if need < cu and floor else WITHIN)
                 miss("under_1_1x", f"{label} ({n} at {p:.0f}% of copy, {x:.3f}x" +
                      ("" if cu is None else f"; 1.1x needs {need:.2f} us, a copy {cu:.2f} us" +
-                      ("" if floor else f", ako {ako:.2f} us already under it")), how)
+                      ("" if floor else f", ako {ako:.2f} us already under it")), how, n)
         if ako and want and row["ako_pct"] < want:
             cp = pct(c, cu, bw) if cu else None   # the size copy's own % of the 1 GiB copy
             how = NO_COPY if cp is None else (BEYOND if cp < want else WITHIN)
             miss("copy", f"{label} ({row['ako_pct']:.1f}% < {want}%" +
-                 ("" if cp is None else f"; the size copy at {cp:.1f}%"), how)
+                 ("" if cp is None else f"; the size copy at {cp:.1f}%"), how, None)
         rows.append(row)
     summary = {n: {"cases": len(v), "min": min(v), "geomean": geomean(v),
                    "behind": sum(x <= 1.0 for x in v)} for n, v in ratios.items() if v}
     return {"task": doc["task"], "bw": bw, "engines": engines, "cols": cols, "rows": rows, "misses": misses,
-            "labels": labels, "summary": summary}
+            "labels": labels, "ids": ids, "summary": summary}
 
 
 def split(labels):
@@ -224,11 +230,45 @@ def render(doc, markdown=False):
     for n, s in a["summary"].items():
         out.append(f"ako vs {n}: {s['cases']} cases, geomean {s['geomean']:.3f}x, min {s['min']:.3f}x, "
                    f"behind (<= 1.0x) on {s['behind']}")
-    for key, what in (("slower", "slower than torch or an engine kernel"),
-                      ("under_1_1x", "under 1.1x where the engine kernel is under 90% of copy"),
-                      ("copy", "under the copy bar (16M+ elements: 90%, over 50M: 95%)")):
+    for key, what in BARS:
         m = a["misses"][key]
         out.append(f"{what}: {len(m)}{split(a['labels'][key])}" + (f": {'; '.join(m)}" if m else ""))
+    return "\n".join(out)
+
+
+def stability(docs):
+    """Several runs of one task: each bar's misses in any run, with how many of the runs that timed
+    the case missed it, its ratio over that engine (or ako's % of copy) in every run ('-' where a run
+    left the case out) and its labels. A miss in every run is the kernel's; one that comes and goes
+    sits on the bar's line, within the runs' noise. Misses in every run that timed them come first."""
+    runs = [analyse(d) for d in docs]
+    tasks = {a["task"] for a in runs}
+    if len(tasks) != 1:
+        raise ValueError(f"the runs are of different tasks: {', '.join(sorted(tasks))}")
+    n = len(runs)
+
+    def value(a, case, who):   # this run's x over `who`, or ako's % of copy (who None); None if not timed
+        for r in a["rows"]:
+            if f"{r['case']['shape']} {r['case']['dtype']} {axes_text(r['case'])}" == case:
+                if who is None:
+                    return r["ako_pct"]
+                return r["peers"].get(who, {}).get("x")
+        return None
+    out = [f"{runs[0]['task']}: {n} runs"]
+    for key, what in BARS:
+        seen = {}   # (case, who) -> labels, in first-seen order
+        for a in runs:
+            for i, k in zip(a["ids"][key], a["labels"][key]):
+                seen.setdefault(i, []).append(k)
+        vals = {i: [value(a, *i) for a in runs] for i in seen}
+        timed = {i: sum(v is not None for v in vs) for i, vs in vals.items()}   # a run of fewer shapes: '-'
+        every = sum(len(seen[i]) == timed[i] for i in seen)
+        out.append(f"{what}: {len(seen)} missed in some run, {every} in every run that timed them")
+        for i in sorted(seen, key=lambda i: (len(seen[i]) < timed[i], -len(seen[i]), i[0], str(i[1]))):
+            (case, who), how = i, seen[i]
+            shown = " ".join("-" if v is None else (f"{v:.1f}%" if who is None else f"{v:.3f}x") for v in vals[i])
+            kinds = ", ".join(f"{how.count(k)} {k}" for k in (BEYOND, WITHIN, NO_COPY) if k in how)
+            out.append(f"  {case}{'' if who is None else ' vs ' + who}: {len(how)}/{timed[i]} runs ({kinds}); {shown}")
     return "\n".join(out)
 
 
@@ -244,7 +284,11 @@ def main(argv=None):
                     help="write each file's three tables into DIR (STEM-table.txt, STEM-table.md, STEM-by-shape.md, "
                          "STEM the file's name without .json) and print only each one's summary: its first line, "
                          "the per-engine lines and the three bars' counts (their cases cut at 300 characters)")
+    ap.add_argument("--runs", action="store_true",
+                    help="the files are runs of one task: list each bar's misses across them (how many runs missed "
+                         "each case, its ratio in every run) instead of one table per file")
     args = ap.parse_args(argv)
+    docs = []
     for f in args.files:
         try:
             with open(f) as fh:
@@ -255,6 +299,14 @@ def main(argv=None):
         if doc.get("schema") != "ako.peer_bench/1" or not any(p["name"] == AKO for p in doc.get("peers", [])):
             sys.exit(f"engine_table: {f} is no engine timing (ako.peer_bench/1 with an '{AKO}' peer: "
                      "scripts/sglang_port_gpu.py --engine-timing writes it) nor an `ako run --json` result")
+        docs.append((f, doc))
+    if args.runs:
+        try:
+            print(stability([d for _, d in docs]))
+        except ValueError as e:
+            sys.exit(f"engine_table: {e}")
+        return
+    for f, doc in docs:
         if args.write:
             write_tables(doc, f, args.write)
         else:

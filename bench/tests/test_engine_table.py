@@ -227,6 +227,43 @@ class SizeCopyLabelTest(unittest.TestCase):
         self.assertIn("95%): 1 (0 beyond a copy, 0 within reach, 1 no size copy)", text)
         self.assertIn("slower than torch or an engine kernel: 0\n", text)
 
+    def test_runs_say_which_misses_stay_and_which_come_and_go(self):
+        run1 = doc([case("video-slow", 100e6, 110.0, 300.0, 108.0),      # behind, under the copy bar
+                    case("tie", 100e6, 100.0, 300.0, 99.8)])              # behind by noise
+        run2 = doc([case("video-slow", 100e6, 111.0, 300.0, 108.5),
+                    case("tie", 100e6, 100.0, 300.0, 100.3)])             # ahead this time
+        text = engine_table.stability([run1, run2])
+        lines = text.splitlines()
+        self.assertEqual(lines[0], "norm_scale_shift: 2 runs")
+        self.assertIn("slower than torch or an engine kernel: 2 missed in some run, 1 in every run that timed them", lines)
+        slower = lines.index("slower than torch or an engine kernel: 2 missed in some run, 1 in every run that timed them")
+        self.assertTrue(lines[slower + 1].startswith("  video-slow bf16 noaffine norm=layer vs sglang_cute: 2/2 runs "
+                                                     "(2 within reach); 0.982x 0.977x"), lines[slower + 1])
+        self.assertTrue(lines[slower + 2].startswith("  tie bf16 noaffine norm=layer vs sglang_cute: 1/2 runs"), text)
+        self.assertTrue(lines[slower + 2].endswith("; 0.998x 1.003x"), text)
+        self.assertIn("  video-slow bf16 noaffine norm=layer: 2/2 runs (2 no size copy); 90.9% 90.1%", lines)
+        self.assertIn("under 1.1x where the engine kernel is under 90% of copy: 0 missed in some run, 0 in every run "
+                      "that timed them", lines)
+        part = doc([case("tie", 100e6, 100.0, 300.0, 99.9)])   # a run of fewer shapes: video-slow not timed
+        lines = engine_table.stability([run1, part]).splitlines()
+        self.assertIn("slower than torch or an engine kernel: 2 missed in some run, 2 in every run that timed them", lines)
+        self.assertIn("  video-slow bf16 noaffine norm=layer vs sglang_cute: 1/1 runs (1 within reach); 0.982x -", lines)
+        other = doc([])
+        other["task"] = "layernorm"
+        with self.assertRaises(ValueError):
+            engine_table.stability([run1, other])
+        with tempfile.TemporaryDirectory() as t:   # the command line: --runs over files
+            for i, d in enumerate((run1, run2, other)):
+                with open(f"{t}/{i}.json", "w") as fh:
+                    json.dump(d, fh)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                engine_table.main([f"{t}/0.json", f"{t}/1.json", "--runs"])
+            self.assertEqual(out.getvalue(), text + "\n")
+            with self.assertRaises(SystemExit) as e, contextlib.redirect_stdout(io.StringIO()):
+                engine_table.main([f"{t}/0.json", f"{t}/2.json", "--runs"])
+            self.assertIn("different tasks", str(e.exception))
+
     def test_write_puts_the_three_tables_in_a_folder_and_prints_the_summary(self):
         d = ako_run_doc(label_cases())
         with tempfile.TemporaryDirectory() as t:
