@@ -40,6 +40,8 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+from peers import expr  # noqa: E402  (ako's expression language, as the task files write it)
 NVCC_FLAGS = ["-gencode=arch=compute_90a,code=sm_90a", "-std=c++20", "-O3", "--expt-relaxed-constexpr", "-Xptxas", "-v"]
 
 
@@ -163,10 +165,12 @@ def block_size_of(spec):
         m = rx.match(kernel)
         if not m:
             return None
-        values = {k: int(v) for k, v in m.groupdict().items() if re.fullmatch(r"-?\d+", v.strip())}
+        # Integer parameters as ints, the rest (a string axis such as gated_act's `act`) as text:
+        # the expressions are ako's language (C's && || ?:), evaluated as ako does (bench/peers/expr.py).
+        values = {k: int(v) if re.fullmatch(r"-?\d+", v.strip()) else v.strip() for k, v in m.groupdict().items()}
         n = 1
         for e in exprs:
-            n *= int(eval(e, {"__builtins__": {}}, values))  # the task's own expression of its params
+            n *= int(expr.evaluate(e, values))
         return n
 
     return size

@@ -58,6 +58,13 @@ class ParseTest(unittest.TestCase):
                               "0, 0, 0, 2, 0, 0, 8, 4, 1>"), 256)
         self.assertIsNone(size("layernorm_kernel<float, true, 512, 8, 1, 1, 0, 1, 0, 1>"))
 
+    def test_block_size_in_akos_expression_language_over_a_string_axis(self):
+        # gated_act's block is C's ?: and || over its `act` axis, which the kernel name spells Act::<act>
+        size = regs.block_size_of(json.load(open(ROOT / "tasks/gated_act/task.json")))
+        self.assertEqual(size("gated_act_kernel<__half, Act::silu_and_mul, 64, 8, 2, 256, 1>"), 256)   # MUL_BLOCK
+        self.assertEqual(size("gated_act_kernel<__half, Act::gelu_tanh, 64, 8, 2, 256, 1>"), 64)       # BLOCK
+        self.assertEqual(size("gated_act_kernel<__nv_bfloat16, Act::geglu, 128, 8, 2, 256, 1>"), 128)
+
 
 class RunTest(unittest.TestCase):
     def test_two_layernorm_kernels_compile_with_both_and_agree(self):
