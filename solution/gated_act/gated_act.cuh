@@ -92,9 +92,9 @@ template <int VEC> __device__ __forceinline__ Chunk<VEC> load_chunk(const void* 
 
 // The store's cache policy: streaming (st.global.cs, evict-first: the output is not read again
 // here) for the `*_and_mul` and geglu forms; write-back (st.global.wb) for the ungated gelu_tanh,
-// whose read and write streams are the same size: on the H200 it ran 0.4-0.7% faster with every
-// store write-back, on all 20 of its cases, where the gated forms were level (ITERATIONS.md
-// gated_act iteration 6).
+// whose read and write streams are the same size: on the H200 it ran 0.5% faster (geomean; 0-1.5%)
+// with write-back stores, every one of its 20 cases, where the gated forms were level
+// (ITERATIONS.md gated_act iterations 5-6).
 template <int VEC, bool STREAM> __device__ __forceinline__ void store_chunk(void* p, const Chunk<VEC>& c) {
   if constexpr (VEC == 8) {
     const uint4 v = make_uint4(c.w[0], c.w[1], c.w[2], c.w[3]);

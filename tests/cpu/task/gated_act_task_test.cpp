@@ -327,8 +327,8 @@ TEST(GatedActTask, EveryConfigClassCompilesWithoutSpills) {
 }
 
 // The stores' cache policy by form, read from the PTX of the H200 build: the gated forms stream
-// their output (st.global.cs), the ungated gelu_tanh writes back (st.global.wb: 0.4-0.7% faster on
-// all 20 of its cases, ITERATIONS.md gated_act iteration 6), each as whole 16- or 8-byte chunks.
+// their output (st.global.cs), the ungated gelu_tanh writes back (st.global.wb: 0.5% faster over its
+// 20 cases, ITERATIONS.md gated_act iteration 6), each as one vector store of its chunk.
 TEST(GatedActTask, H200GatedFormsStreamTheirStoresAndTheUngatedFormWritesBack) {
   const fs::path cache = testsupport::copy_workspace("gated-act-ptx", {});
   const auto r = testsupport::run_ako("compile task gated_act --arch sm_90a -j 2 --device 'NVIDIA H200' --cache-dir '" +
