@@ -9,14 +9,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "../ako_cli_support.hpp"
 #include "compile_rows.hpp"
+#include "ptx_entries.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
 #include "task_fixture.hpp"
@@ -339,29 +338,17 @@ TEST(GatedActTask, H200GatedFormsStreamTheirStoresAndTheUngatedFormWritesBack) {
   static const std::regex kernel(R"(gated_act_kernelI(?:13__nv_bfloat16|6__half)L3Act(\d)E)");
   static const std::regex store(R"(\bst\.global(?:\.[a-z0-9]+)*)");
   std::map<bool, int> checked;  // ungated? -> kernels
-  for (const auto& f : fs::recursive_directory_iterator(cache)) {
-    if (f.path().extension() != ".json") continue;
-    if (testing::read_json(f.path()).value("display_name", "") != "solution/gated_act/gated_act.cuh") continue;
-    std::ifstream in(fs::path(f.path()).replace_extension(".ptx"));
-    std::stringstream ptx;
-    ptx << in.rdbuf();
-    const std::string text = ptx.str();
-    for (size_t at = text.find(".entry "); at != std::string::npos;) {  // one kernel: its .entry to the next
-      const size_t next = text.find(".entry ", at + 1);
-      const std::string entry = text.substr(at, next == std::string::npos ? std::string::npos : next - at);
-      at = next;
-      const std::string name = entry.substr(7, entry.find('(') - 7);
-      std::smatch m;
-      if (!std::regex_search(name, m, kernel)) continue;
-      const bool ungated = m[1] == "3";
-      ++checked[ungated];
-      std::set<std::string> kinds;
-      for (auto it = std::sregex_iterator(entry.begin(), entry.end(), store); it != std::sregex_iterator(); ++it)
-        kinds.insert(it->str());
-      EXPECT_EQ(kinds.size(), 1u) << name;
-      for (const auto& k : kinds) {
-        EXPECT_TRUE(k.starts_with(ungated ? "st.global.wb.v" : "st.global.cs.v")) << name << ": " << k;
-      }
+  for (const auto& [name, entry] : testing::ptx_entries(cache, "solution/gated_act/gated_act.cuh")) {
+    std::smatch m;
+    if (!std::regex_search(name, m, kernel)) continue;
+    const bool ungated = m[1] == "3";
+    ++checked[ungated];
+    std::set<std::string> kinds;
+    for (auto it = std::sregex_iterator(entry.begin(), entry.end(), store); it != std::sregex_iterator(); ++it)
+      kinds.insert(it->str());
+    EXPECT_EQ(kinds.size(), 1u) << name;
+    for (const auto& k : kinds) {
+      EXPECT_TRUE(k.starts_with(ungated ? "st.global.wb.v" : "st.global.cs.v")) << name << ": " << k;
     }
   }
   // bf16 and fp16: the three gated forms on three launch points, gelu_tanh on four (H200 config)

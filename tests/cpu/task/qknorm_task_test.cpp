@@ -10,13 +10,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "../ako_cli_support.hpp"
 #include "compile_rows.hpp"
+#include "ptx_entries.hpp"
 #include "task/cases.hpp"
 #include "task/spec.hpp"
 #include "task_fixture.hpp"
@@ -296,25 +295,12 @@ TEST(QknormTask, H200PerHeadKernelsStoreWholeChunksAndNeverDivide) {
   static const std::regex per_head(R"(qknorm_kernelI(?:13__nv_bfloat16|6__half)Li\d+ELb0E)");
   static const std::regex scalar_store(R"(\bst\.global(?:\.[a-z]+)*\.(?:u32|b32|u16|b16)\s)");
   int checked = 0;
-  for (const auto& f : fs::recursive_directory_iterator(cache)) {
-    if (f.path().extension() != ".json") continue;
-    if (testing::read_json(f.path()).value("display_name", "") != "solution/qknorm/qknorm.cuh") continue;
-    std::ifstream in(fs::path(f.path()).replace_extension(".ptx"));
-    std::stringstream ptx;
-    ptx << in.rdbuf();
-    const std::string text = ptx.str();
-    // One chunk of text per kernel: from its ".entry" to the next.
-    for (size_t at = text.find(".entry "); at != std::string::npos;) {
-      const size_t next = text.find(".entry ", at + 1);
-      const std::string entry = text.substr(at, next == std::string::npos ? std::string::npos : next - at);
-      at = next;
-      const std::string name = entry.substr(7, entry.find('(') - 7);
-      if (!std::regex_search(name, per_head)) continue;
-      ++checked;
-      EXPECT_EQ(entry.find("div.rn.f32"), std::string::npos) << name << ": a full fp32 division";
-      EXPECT_NE(entry.find("st.global"), std::string::npos) << name;
-      EXPECT_FALSE(std::regex_search(entry, scalar_store)) << name << ": a 16-byte chunk stored in pieces";
-    }
+  for (const auto& [name, entry] : testing::ptx_entries(cache, "solution/qknorm/qknorm.cuh")) {
+    if (!std::regex_search(name, per_head)) continue;
+    ++checked;
+    EXPECT_EQ(entry.find("div.rn.f32"), std::string::npos) << name << ": a full fp32 division";
+    EXPECT_NE(entry.find("st.global"), std::string::npos) << name;
+    EXPECT_FALSE(std::regex_search(entry, scalar_store)) << name << ": a 16-byte chunk stored in pieces";
   }
   // head_dim 128 and 64, bf16 and fp16, one kernel per per-head launch point of the H200 classes
   EXPECT_GE(checked, 4) << r.out;
