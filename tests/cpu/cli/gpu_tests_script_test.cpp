@@ -1,0 +1,95 @@
+// scripts/gpu-tests.sh, the whole GPU suite in one device call: the correctness tests in gtest
+// processes side by side, then the timing tests alone. Driven here with a stand-in for the test
+// binary (tests/fixtures/gpu_tests_script/fake_gtest.py) that passes, fails, skips or hangs as told,
+// and, for its list of timing tests, against the real ako_gpu_tests.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cpu/ako_cli_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using ako::testsupport::has;
+using ako::testsupport::Ran;
+using ako::testsupport::run_shell;
+
+const std::string kFake = AKO_SOURCE_DIR "/tests/fixtures/gpu_tests_script/fake_gtest.py";
+
+struct Suite {
+  Ran ran;
+  std::vector<std::string> order;  // the tests in the order they ran
+};
+
+// gpu-tests.sh over FAKE_TESTS (`Suite.Name=ok|fail|skip|hang ...`), `env` added before it.
+Suite run_suite(const std::string& name, const std::string& tests, const std::string& env = "") {
+  const fs::path out = fs::temp_directory_path() / ("ako-gpu-tests-sh-" + name);
+  fs::remove_all(out);
+  fs::create_directories(out);
+  const fs::path ran = out / "ran.txt";
+  Suite s;
+  s.ran = run_shell("FAKE_TESTS='" + tests + "' FAKE_RAN='" + ran.string() + "' TESTS='" + kFake + "' OUT='" +
+                    (out / "o").string() + "' JOBS=2 " + env + " '" AKO_SOURCE_DIR "/scripts/gpu-tests.sh'");
+  std::ifstream in(ran);
+  for (std::string line; std::getline(in, line);) s.order.push_back(line);
+  return s;
+}
+
+TEST(GpuTestsScript, EveryTestRunsOnceAndTheTimingTestsAloneAfterTheOthers) {
+  const Suite s = run_suite("once", "A.one=ok GateGpu.Gate=ok A.two=ok B.three=skip KillTune.Kill=ok B.four=ok");
+  EXPECT_EQ(s.ran.status, 0) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "6 tests, 4 in 2 processes side by side")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "2 timed alone")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "passed 5, skipped 1, failed 0, of 6")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "1 no GPU here")) << "the skip reason, counted:\n" << s.ran.out;
+  ASSERT_EQ(s.order.size(), 6u) << s.ran.out;
+  // The two timing tests last, in the suite's order, after every other test has ended.
+  EXPECT_EQ(s.order[4], "GateGpu.Gate");
+  EXPECT_EQ(s.order[5], "KillTune.Kill");
+  std::vector<std::string> sorted = s.order;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "a test ran twice";
+}
+
+TEST(GpuTestsScript, AFailedTestFailsTheRunAndIsNamed) {
+  const Suite s = run_suite("fail", "A.one=ok A.two=fail GateGpu.Gate=ok");
+  EXPECT_EQ(s.ran.status, 1) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "passed 2, skipped 0, failed 1, of 3")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "\n  FAILED A.two\n")) << s.ran.out;
+  const Suite t = run_suite("fail-timed", "A.one=ok GateGpu.Gate=fail");
+  EXPECT_EQ(t.ran.status, 1) << t.ran.out;
+  EXPECT_TRUE(has(t.ran.out, "\n  FAILED GateGpu.Gate\n")) << t.ran.out;
+}
+
+TEST(GpuTestsScript, AHangingTestIsCutByItsPhaseTimeoutAndNamed) {
+  const Suite s = run_suite("hang", "A.one=ok A.hang=hang GateGpu.Gate=ok", "PAR_TIMEOUT=2");
+  EXPECT_EQ(s.ran.status, 1) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "cut before its end, during: A.hang")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "passed 2, skipped 0, failed 0, of 3")) << "the others still ran:\n" << s.ran.out;
+}
+
+TEST(GpuTestsScript, AFilterRunsPartOfTheSuiteWithTheTimingTestsStillAlone) {
+  const Suite s = run_suite("filter", "A.one=ok GateGpu.Gate=ok B.two=ok GateGpu.Other=ok", "FILTER='A.*:GateGpu.Gate'");
+  EXPECT_EQ(s.ran.status, 0) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "2 tests, 1 in 2 processes side by side")) << s.ran.out;
+  ASSERT_EQ(s.order.size(), 2u) << s.ran.out;
+  EXPECT_EQ(s.order[1], "GateGpu.Gate");
+}
+
+TEST(GpuTestsScript, EveryTimingPatternNamesATestOfTheRealSuite) {
+  // A timing test renamed without this list would run beside the others, its numbers shared.
+  const Ran real = run_shell("'" AKO_SOURCE_DIR "/scripts/gpu-tests.sh' --check-timed '" AKO_GPU_TESTS "'");
+  EXPECT_EQ(real.status, 0) << real.out;
+  const Ran fake = run_shell("FAKE_TESTS='A.one=ok GateGpu.Gate=ok' '" AKO_SOURCE_DIR "/scripts/gpu-tests.sh' --check-timed '" +
+                             kFake + "'");
+  EXPECT_EQ(fake.status, 1) << fake.out;
+  EXPECT_TRUE(has(fake.out, "TIMED pattern 'KillTune.*' names no test")) << fake.out;
+}
+
+}  // namespace
