@@ -37,7 +37,7 @@ tests_summary="skipped (quick)"
 if [ "${1:-}" != quick ]; then
   OUT="$L" scripts/gpu-tests.sh > "$OUT/gpu-tests.log" 2>&1
   tests_rc=$?
-  tests_summary="$(sed -n 2p "$L/gpu-tests-summary.txt" 2>/dev/null) (rc $tests_rc; scripts/gpu-tests.sh)"
+  tests_summary="$(grep -m1 '^passed ' "$L/gpu-tests-summary.txt" 2>/dev/null) (rc $tests_rc; scripts/gpu-tests.sh)"
 fi
 
 python3 bench/torch_rmsnorm.py --json "$OUT/torch.json" > "$L/torch.txt" 2>&1

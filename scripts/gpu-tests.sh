@@ -14,7 +14,10 @@
 #                                                               one names none (a renamed timing test would
 #                                                               otherwise run beside the others unseen)
 # TESTS=path picks the test binary (default bundle/bin/ako_gpu_tests, unpacked from bundle-x if need
-# be); PAR_TIMEOUT / TIMED_TIMEOUT (default 330 / 230 s) bound the two phases.
+# be); PAR_TIMEOUT / TIMED_TIMEOUT (default 330 / 230 s) bound the two phases. A carried ako-cache-x/
+# (scripts/warm-gpu-test-cache.sh, made on the build machine) is unpacked into the kernel cache first
+# (CARRIED_CACHE=DIR: another folder; NO_CARRIED_CACHE=1: none), and the summary says how many
+# entries it brought and how many the run still had to compile.
 # Writes $OUT/gpu-tests.tar.xz (each process's log and gtest JSON) and $OUT/gpu-tests-summary.txt,
 # printed last. Exit 0: every test that ran passed (tests skip with their reason where no GPU is
 # found); 1: a test failed, or a phase was cut by its timeout (the summary names the test it was
@@ -59,6 +62,18 @@ export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
 export AKO_NCU=${AKO_NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 L=$OUT/gpu-tests
 rm -rf "$L"; mkdir -p "$L"
+entries() { find "$AKO_CACHE_DIR" -name '*.cubin' 2>/dev/null | wc -l; }
+cache_line="kernel cache $AKO_CACHE_DIR: nothing carried"
+X=${CARRIED_CACHE:-ako-cache-x}
+if [ -f "$X/cache.tar.xz" ] && [ -z "${NO_CARRIED_CACHE:-}" ]; then
+  mkdir -p "$AKO_CACHE_DIR"
+  if tar xJf "$X/cache.tar.xz" -C "$AKO_CACHE_DIR"; then
+    cache_line="kernel cache $AKO_CACHE_DIR: $(entries) entries after unpacking $X ($(head -1 "$X/MANIFEST" 2>/dev/null))"
+  else
+    cache_line="kernel cache $AKO_CACHE_DIR: $X/cache.tar.xz would not unpack; every kernel compiled here"
+  fi
+fi
+entries_before=$(entries)
 S=$OUT/gpu-tests-summary.txt
 FILTER=${FILTER:-*}
 
@@ -91,6 +106,7 @@ t2=$(date +%s)
 failed=0
 {
   echo "GPU tests ($T): $n_all tests, $n_par in $JOBS processes side by side ($((t1 - t0)) s), $n_timed timed alone ($((t2 - t1)) s)"
+  echo "$cache_line; $(( $(entries) - entries_before )) entries compiled during the run"
   for log in "$L"/par*.log "$L"/timed.log; do
     [ -f "$log" ] || continue
     name=$(basename "$log" .log)

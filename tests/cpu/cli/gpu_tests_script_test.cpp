@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -80,6 +81,47 @@ TEST(GpuTestsScript, AFilterRunsPartOfTheSuiteWithTheTimingTestsStillAlone) {
   EXPECT_TRUE(has(s.ran.out, "2 tests, 1 in 2 processes side by side")) << s.ran.out;
   ASSERT_EQ(s.order.size(), 2u) << s.ran.out;
   EXPECT_EQ(s.order[1], "GateGpu.Gate");
+}
+
+TEST(GpuTestsScript, ACarriedKernelCacheIsUnpackedFirstAndCounted) {
+  // scripts/warm-gpu-test-cache.sh's folder: cache.tar.xz of cache entries, and its MANIFEST.
+  const fs::path x = fs::temp_directory_path() / "ako-gpu-tests-sh-carried-cache-x";
+  const fs::path cache = fs::temp_directory_path() / "ako-gpu-tests-sh-cache";
+  fs::remove_all(x);
+  fs::remove_all(cache);
+  fs::create_directories(x / "src/ab");
+  for (const char* e : {"ab/1.cubin", "ab/1.ptx", "ab/2.cubin"}) std::ofstream(x / "src" / e) << e;
+  std::ofstream(x / "MANIFEST") << "made 2026-12-01T23:59Z by scripts/warm-gpu-test-cache.sh\n";
+  ASSERT_EQ(run_shell("tar cJf '" + (x / "cache.tar.xz").string() + "' -C '" + (x / "src").string() + "' .").status, 0);
+  const std::string env = "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" + cache.string() + "'";
+  const Suite s = run_suite("carried", "A.one=ok GateGpu.Gate=ok", env);
+  EXPECT_EQ(s.ran.status, 0) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "2 entries after unpacking " + x.string() + " (made 2026-12-01T23:59Z")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "; 0 entries compiled during the run")) << s.ran.out;
+  EXPECT_TRUE(fs::exists(cache / "ab/2.cubin"));
+  const Suite none = run_suite("not-carried", "A.one=ok", env + " NO_CARRIED_CACHE=1");
+  EXPECT_TRUE(has(none.ran.out, "nothing carried")) << none.ran.out;
+}
+
+TEST(WarmGpuTestCache, CompilesATestsKernelsAgainstTheStandInH200AndPacksThemForGpuTests) {
+  // One quick GPU test's kernels, compiled here for sm_90a with the H200 configs (the stand-in
+  // driver names its device so), packed; gpu-tests.sh then starts from them.
+  const fs::path x = fs::temp_directory_path() / "ako-warm-gpu-test-cache-out";
+  fs::remove_all(x);
+  const Ran warm = run_shell("AKO_BUILD_DIR='" AKO_BINARY_DIR "' '" AKO_SOURCE_DIR
+                             "/scripts/warm-gpu-test-cache.sh' --filter 'RunQknorm.KScaledByQsWeightIsIncorrect' --out '" +
+                             x.string() + "'");
+  ASSERT_EQ(warm.status, 0) << warm.out;
+  EXPECT_TRUE(has(warm.out, "NVRTC 13.")) << "the MANIFEST names the NVRTC build:\n" << warm.out;
+  const Ran listed = run_shell("tar tJf '" + (x / "cache.tar.xz").string() + "' | grep -c '[.]cubin$'");
+  const int cubins = std::atoi(listed.out.c_str());
+  EXPECT_GT(cubins, 0) << listed.out;
+  EXPECT_TRUE(has(warm.out, "entries " + std::to_string(cubins) + " (")) << warm.out;
+  const Ran kernels = run_shell("tar xJf '" + (x / "cache.tar.xz").string() + "' -O --wildcards '*.json' | grep -c qknorm");
+  EXPECT_GT(std::atoi(kernels.out.c_str()), 0) << "the qknorm kernels the test runs:\n" << kernels.out;
+  const Suite s = run_suite("warmed", "A.one=ok", "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" +
+                                                      (fs::temp_directory_path() / "ako-warm-gpu-test-cache-use").string() + "'");
+  EXPECT_TRUE(has(s.ran.out, std::to_string(cubins) + " entries after unpacking")) << s.ran.out;
 }
 
 TEST(GpuTestsScript, EveryTimingPatternNamesATestOfTheRealSuite) {

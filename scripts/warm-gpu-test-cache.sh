@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# On the build machine (no GPU needed): compile every kernel the GPU test suite will ask NVRTC for,
+# ahead of a device call, and pack ako's kernel cache for scripts/gpu-tests.sh to take along. Most
+# of the suite's time on the GPU machine is NVRTC compiling cold kernels (session 38: 83 tests took
+# two calls of 436-540 s); a cache entry is keyed by the source and its headers, the options, the
+# arch, the NVRTC build and the toolkit's home (harness/jit/prepare.cpp), and the GPU machine has
+# the same NVRTC build and paths, so kernels compiled here are hits there. gpu-tests.sh reports how
+# many entries it was given and how many it had to compile itself.
+#
+# How: the suite runs here against the test build's stand-in driver (tests/support/fake_gpu/: one
+# device named "NVIDIA H200", sm_90a, so every run picks the H200 configs) and stand-in worker, so
+# each `ako run` / `ako tune` the tests start compiles its real kernels and then "measures" them
+# without a GPU; the tests' verdicts mean nothing here and are not judged.
+#   scripts/warm-gpu-test-cache.sh [--filter PATTERN] [--jobs N] [--out DIR]
+#     --filter  a gtest filter: warm only those tests' kernels (default every test but KillTune.*,
+#               which waits for a worker to be measuring on a real GPU and would wait here until its timeout)
+#     --jobs    gtest processes side by side (default 1; NVRTC uses every CPU within each)
+#     --out     where to write (default ako-cache-x, git-ignored)
+# Writes cache.tar.xz and MANIFEST (when and how it was made, the commit, the NVRTC build, the
+# entries). Carry ako-cache-x with bundle-x; run it again after a kernel, config or task changes
+# (stale entries are only unused: gpu-tests.sh compiles what it misses).
+# Exit 0: packed; 1: the tests compiled nothing (the log's end is printed); 2: no test build (run
+# scripts/setup.sh) or bad arguments.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+FILTER='*-KillTune.*'
+JOBS=1
+X=ako-cache-x
+while [ $# -gt 0 ]; do
+  case $1 in
+    --filter) FILTER=${2:?--filter needs a pattern}; shift 2 ;;
+    --jobs) JOBS=${2:?--jobs needs a count}; shift 2 ;;
+    --out) X=${2:?--out needs a folder}; shift 2 ;;
+    *) sed -n 2,23p "$0" >&2; exit 2 ;;
+  esac
+done
+B=$(realpath -m "${AKO_BUILD_DIR:-build}")
+for f in "$B/ako" "$B/tests/ako_gpu_tests" "$B/tests/ako_fake_worker" "$B/tests/fake_cuda/libcuda.so.1"; do
+  [ -e "$f" ] || { echo "warm-gpu-test-cache: no $f; build the tests first (scripts/setup.sh)" >&2; exit 2; }
+done
+work=$(mktemp -d /tmp/ako-warm-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cache=$work/ako-cache
+mkdir -p "$cache"
+echo "warm-gpu-test-cache: the GPU suite ($FILTER) against the stand-in H200, $JOBS process(es)" >&2
+t0=$(date +%s)
+for i in $(seq 0 $((JOBS - 1))); do
+  LD_LIBRARY_PATH="$B/tests/fake_cuda${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" AKO_FAKE_GPU_NAMES="NVIDIA H200" \
+    AKO_WORKER="$B/tests/ako_fake_worker" AKO_CACHE_DIR="$cache" AKO_BIN="$B/ako" AKO_ROOT="$PWD" \
+    AKO_NCU=/bin/false GTEST_TOTAL_SHARDS=$JOBS GTEST_SHARD_INDEX=$i \
+    "$B/tests/ako_gpu_tests" --gtest_filter="$FILTER" >"$work/warm$i.log" 2>&1 &
+done
+wait
+t1=$(date +%s)
+entries=$(find "$cache" -name '*.cubin' | wc -l)
+if [ "$entries" -eq 0 ]; then
+  echo "warm-gpu-test-cache: nothing was compiled; the test log ends:" >&2
+  tail -n 15 "$work"/warm*.log >&2
+  exit 1
+fi
+mkdir -p "$X"
+tar cJf "$X/cache.tar.xz" -C "$cache" .
+{
+  echo "made $(date -u +%Y-%m-%dT%H:%MZ) by scripts/warm-gpu-test-cache.sh --filter '$FILTER' in $((t1 - t0)) s"
+  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
+  "$B/ako" version 2>/dev/null | grep -i nvrtc
+  echo "entries $entries ($(du -sh "$cache" | cut -f1) unpacked, $(du -h "$X/cache.tar.xz" | cut -f1) packed)"
+} >"$X/MANIFEST"
+cat "$X/MANIFEST"
+echo "warm-gpu-test-cache: carry [\"bundle-x\", \"peers\", \"ako-cache-x\"]; scripts/gpu-tests.sh unpacks it" >&2
