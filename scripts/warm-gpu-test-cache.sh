@@ -3,9 +3,11 @@
 # ahead of a device call, and pack ako's kernel cache for scripts/gpu-tests.sh to take along. Most
 # of the suite's time on the GPU machine is NVRTC compiling cold kernels (session 38: 83 tests took
 # two calls of 436-540 s); a cache entry is keyed by the source and its headers, the options, the
-# arch, the NVRTC build and the toolkit's home (harness/jit/prepare.cpp), and the GPU machine has
-# the same NVRTC build and paths, so kernels compiled here are hits there. gpu-tests.sh reports how
-# many entries it was given and how many it had to compile itself.
+# arch, the NVRTC build and the toolkit's home and identity (harness/jit/prepare.cpp, toolkit.cpp);
+# the GPU machine has the same NVRTC build (its runs' JSON: same build-id) and the checkout at the
+# same path, so kernels compiled here should be hits there, unless its toolkit differs (a
+# version.json this machine's lacks, another home): gpu-tests.sh's summary says how many entries it
+# was given and how many it still had to compile. (Not yet seen on the GPU machine: 2026-12-01.)
 #
 # How: the suite runs here against the test build's stand-in driver (tests/support/fake_gpu/: one
 # device named "NVIDIA H200", sm_90a, so every run picks the H200 configs) and stand-in worker, so
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
     --filter) FILTER=${2:?--filter needs a pattern}; shift 2 ;;
     --jobs) JOBS=${2:?--jobs needs a count}; shift 2 ;;
     --out) X=${2:?--out needs a folder}; shift 2 ;;
-    *) sed -n 2,23p "$0" >&2; exit 2 ;;
+    *) sed -n 2,25p "$0" >&2; exit 2 ;;
   esac
 done
 B=$(realpath -m "${AKO_BUILD_DIR:-build}")
