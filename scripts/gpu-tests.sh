@@ -46,7 +46,7 @@ if [ "${1:-}" = --check-timed ]; then
   [ $bad = 0 ] && echo "gpu-tests: every TIMED pattern names a test (${#TIMED_PATTERNS[@]} patterns)"
   exit $bad
 fi
-[ $# -eq 0 ] || { sed -n 2,20p "$0" >&2; exit 2; }
+[ $# -eq 0 ] || { sed -n '2,/^set -uo/p' "$0" | sed '$d' >&2; exit 2; }
 
 OUT=${OUT:-out}
 JOBS=${JOBS:-6}
