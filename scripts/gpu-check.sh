@@ -5,7 +5,7 @@
 # (run-to-run agreement). Carry ["bundle-x", "peers"]. Logs go to $OUT (default out/): a few files
 # and logs.tgz with the rest; a short table is printed last.
 #   scripts/gpu-check.sh [quick]     quick: skip the GPU test suite
-# The suite (scripts/gpu-tests.sh) takes most of one device call's 600 s on one H200 by itself: on
+# The suite (scripts/gpu-tests.sh) took two device calls of 436-540 s on one H200 in session 38: on
 # that machine run `scripts/gpu-check.sh quick` and `scripts/gpu-tests.sh` in calls of their own.
 set -uo pipefail
 cd "$(dirname "$0")/.."
