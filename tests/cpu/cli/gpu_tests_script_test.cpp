@@ -119,8 +119,9 @@ TEST(WarmGpuTestCache, CompilesATestsKernelsAgainstTheStandInH200AndPacksThemFor
   EXPECT_TRUE(has(warm.out, "entries " + std::to_string(cubins) + " (")) << warm.out;
   const Ran kernels = run_shell("tar xJf '" + (x / "cache.tar.xz").string() + "' -O --wildcards '*.json' | grep -c qknorm");
   EXPECT_GT(std::atoi(kernels.out.c_str()), 0) << "the qknorm kernels the test runs:\n" << kernels.out;
-  const Suite s = run_suite("warmed", "A.one=ok", "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" +
-                                                      (fs::temp_directory_path() / "ako-warm-gpu-test-cache-use").string() + "'");
+  const fs::path use = fs::temp_directory_path() / "ako-warm-gpu-test-cache-use";
+  fs::remove_all(use);
+  const Suite s = run_suite("warmed", "A.one=ok", "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" + use.string() + "'");
   EXPECT_TRUE(has(s.ran.out, std::to_string(cubins) + " entries after unpacking")) << s.ran.out;
 }
 
