@@ -1,7 +1,8 @@
-// scripts/gpu-tests.sh, the whole GPU suite in one device call: the correctness tests in gtest
-// processes side by side, then the timing tests alone. Driven here with a stand-in for the test
-// binary (tests/fixtures/gpu_tests_script/fake_gtest.py) that passes, fails, skips or hangs as told,
-// and, for its list of timing tests, against the real ako_gpu_tests.
+// scripts/gpu-tests.sh, the GPU suite made to fit one device call: the correctness tests in gtest
+// processes side by side, then the timing tests alone, from a carried kernel cache when there is
+// one. Driven here with a stand-in for the test binary (tests/fixtures/gpu_tests_script/
+// fake_gtest.py) that passes, fails, skips or hangs as told, and, for its list of timing tests,
+// against the real ako_gpu_tests. And scripts/warm-gpu-test-cache.sh, which makes that cache here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
