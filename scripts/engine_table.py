@@ -117,8 +117,8 @@ def analyse(doc):
     ratios = {n: [] for n in cols}
     for c in doc["cases"]:
         ako = us_of(c, AKO)
-        row = {"case": c, "ako": ako, "ako_pct": pct(c, ako, bw) if ako else None, "peers": {}}
         label = f"{c['shape']} {c['dtype']} {axes_text(c)}"
+        row = {"case": c, "label": label, "ako": ako, "ako_pct": pct(c, ako, bw) if ako else None, "peers": {}}
         cu = copy_us(c)
         want = copy_bar(c.get("elements", 0))   # the copy bar's %, None for a small case
         for n in cols:
@@ -214,13 +214,13 @@ def render(doc, markdown=False):
             cells += [f"{r['peers'][n]['x']:.3f}x" if "x" in r["peers"][n] else "-" for n in cols]
             out.append("| " + " | ".join(cells) + " |")
     else:
-        width = max([len(f"{r['case']['shape']} {r['case']['dtype']} {axes_text(r['case'])}") for r in a["rows"]] + [20])
+        width = max([len(r["label"]) for r in a["rows"]] + [20])
         head = f"{'case':<{width}} {'ako us':>9} {'%copy':>6}" + "".join(f" {n[:14] + ' us':>17} {'%copy':>6} {'vs':>7}"
                                                                         for n in cols)
         out += [head, "-" * len(head)]
         for r in a["rows"]:
             c = r["case"]
-            line = f"{c['shape'] + ' ' + c['dtype'] + ' ' + axes_text(c):<{width}} "
+            line = f"{r['label']:<{width}} "
             line += f"{r['ako']:>9.2f} {r['ako_pct']:>6.1f}" if r["ako"] else f"{verdict(c, AKO):>9} {'':>6}"
             for n in cols:
                 e = r["peers"][n]
@@ -249,7 +249,7 @@ def stability(docs):
 
     def value(a, case, who):   # this run's x over `who`, or ako's % of copy (who None); None if not timed
         for r in a["rows"]:
-            if f"{r['case']['shape']} {r['case']['dtype']} {axes_text(r['case'])}" == case:
+            if r["label"] == case:
                 if who is None:
                     return r["ako_pct"]
                 return r["peers"].get(who, {}).get("x")
