@@ -7,7 +7,9 @@
 # the GPU machine has the same NVRTC build (its runs' JSON: same build-id) and the checkout at the
 # same path, so kernels compiled here should be hits there, unless its toolkit differs (a
 # version.json this machine's lacks, another home): gpu-tests.sh's summary says how many entries it
-# was given and how many it still had to compile. (Not yet seen on the GPU machine: 2026-12-01.)
+# was given and how many it still had to compile. Seen there 2026-12-02 (session 39, call 1): all
+# 337 carried entries were hits; the run still compiled 60, the cache having been packed from a
+# warm run stopped partway.
 # Cost, 2026-12-01 on a 2-core build machine: 1108 s for the whole suite, 337 entries, 389 MiB
 # unpacked, 24 MiB packed (carried with bundle-x and peers: about 42 of a call's 64 MiB).
 #
