@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root (carry bundle-x and peers): the GPU test suite, made
 # to fit one device call. Run as one gtest process it no longer fits the call's 600 s on one H200
-# (session 38: half of the suite, one test after another, was cut at 540 s; the other 61 tests ran
-# as below in 436 s), and most of that time is NVRTC compiling cold kernels on the CPU. So the
-# tests that only judge correctness run first in JOBS gtest processes side by side (gtest's own
-# sharding; ako's compile cache takes concurrent writers), then the tests that time, profile or
-# tune (TIMED below) run alone, one after another: their numbers must not share the GPU or the CPU
-# with anything.
+# (session 38: half of the suite, one test after another, was cut at 540 s), and most of that time
+# is NVRTC compiling cold kernels. So the tests that only judge correctness run first, JOBS at a
+# time, each in its own gtest process, longest first (the seconds each took in a recorded run,
+# scripts/gpu-test-seconds.txt; a test not listed there counts as longest): session 39's first call
+# split them with gtest's sharding instead, and one shard drew two of the longest tests and was cut
+# while the others had ended 100-250 s before. Then the tests that time, profile or tune (TIMED
+# below) run alone, one after another, once nothing of the first phase is left: their numbers must
+# not share the GPU or the CPU with anything.
 #   OUT=DIR [JOBS=6] [FILTER=PATTERN] scripts/gpu-tests.sh      the suite (FILTER: a gtest positive
 #                                                               filter, e.g. 'RunQknorm.*', to run part of it)
 #   scripts/gpu-tests.sh --check-timed [TESTS]                  each TIMED pattern names a test of TESTS
@@ -14,14 +16,19 @@
 #                                                               one names none (a renamed timing test would
 #                                                               otherwise run beside the others unseen)
 # TESTS=path picks the test binary (default bundle/bin/ako_gpu_tests, unpacked from bundle-x if need
-# be); PAR_TIMEOUT / TIMED_TIMEOUT (default 330 / 230 s) bound the two phases. A carried ako-cache-x/
-# (scripts/warm-gpu-test-cache.sh, made on the build machine) is unpacked into the kernel cache first
-# (CARRIED_CACHE=DIR: another folder; NO_CARRIED_CACHE=1: none), and the summary says how many
-# entries it brought and how many the run still had to compile.
-# Writes $OUT/gpu-tests.tar.xz (each process's log and gtest JSON) and $OUT/gpu-tests-summary.txt,
-# printed last. Exit 0: every test that ran passed (tests skip with their reason where no GPU is
-# found); 1: a test failed, or a phase was cut by its timeout (the summary names the test it was
-# in); 2: no test binary.
+# be); PAR_TIMEOUT / TIMED_TIMEOUT (default 330 / 230 s) bound the two phases (a test of the first
+# phase not started by its end is counted as not run); TEST_SECONDS=file another list of test
+# lengths. A carried ako-cache-x/ (scripts/warm-gpu-test-cache.sh, made on the build machine) is
+# unpacked into the kernel cache first (CARRIED_CACHE=DIR: another folder; NO_CARRIED_CACHE=1:
+# none), and the summary says how many entries it brought and how many the run still had to compile.
+# Between the phases, any process of the first still alive (found by a mark in the environment
+# each inherits, so a test's ako or worker that left its group is found too) is killed and named
+# in the summary.
+# Writes $OUT/gpu-tests.tar.xz (each process's log and gtest JSON), $OUT/gpu-test-seconds.txt (this
+# run's length of each test, longest first: copy it over scripts/gpu-test-seconds.txt when the suite
+# changes) and $OUT/gpu-tests-summary.txt, printed last. Exit 0: every test that ran passed (tests
+# skip with their reason where no GPU is found); 1: a test failed, or was cut or not started by its
+# phase's timeout (the summary names them); 2: no test binary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -83,12 +90,41 @@ n_all=$(names "$FILTER" | wc -l)
 n_par=$(names "$FILTER-$TIMED" | wc -l)
 n_timed=$((n_all - n_par))
 
+# The first phase's tests, longest first: by TEST_SECONDS's "seconds name" lines, a test not
+# listed ahead of all (its length unknown), ties by name.
+by_length() {
+  awk -v f="$TEST_SECONDS" 'BEGIN { while ((getline l < f) > 0) if (l !~ /^#/) { split(l, a, " "); s[a[2]] = a[1] } }
+    { print (($0 in s) ? s[$0] : 1e9), $0 }' | sort -k1,1gr -k2,2 | cut -d' ' -f2
+}
+# One test in its own process, bounded by what is left of the phase; a test the phase has no time
+# left for gets a log that says so.
+run_one() {
+  local left=$((deadline - $(date +%s)))
+  if [ "$left" -le 0 ]; then
+    echo "[ NOT RUN  ] $2: the first phase's ${PAR_TIMEOUT:-330} s had run out" >"$L/par-$1.log"
+    return 0
+  fi
+  timeout "$left" "$T" --gtest_filter="$2" --gtest_output="json:$L/par-$1.json" >"$L/par-$1.log" 2>&1
+  return 0
+}
+# The first phase's processes carry RUN_MARK in their environment (this shell does not export it):
+# every process still alive that has it.
+RUN_MARK="AKO_GPU_TESTS_RUN=$$-$(date +%s%N)"
+leftovers() { grep -lzx -- "$RUN_MARK" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | sort -un; }
+TEST_SECONDS=${TEST_SECONDS:-scripts/gpu-test-seconds.txt}
+export -f run_one
+export T L PAR_TIMEOUT
+
 t0=$(date +%s)
-for i in $(seq 0 $((JOBS - 1))); do
-  GTEST_TOTAL_SHARDS=$JOBS GTEST_SHARD_INDEX=$i timeout "${PAR_TIMEOUT:-330}" "$T" --gtest_filter="$FILTER-$TIMED" \
-    --gtest_output="json:$L/par$i.json" >"$L/par$i.log" 2>&1 &
-done
-wait
+export deadline=$((t0 + ${PAR_TIMEOUT:-330}))
+names "$FILTER-$TIMED" | by_length | awk '{ print NR, $0 }' | env "$RUN_MARK" xargs -r -P "$JOBS" -L 1 bash -c 'run_one "$0" "$1"'
+left_pids=$(leftovers)
+left_line=""
+if [ -n "$left_pids" ]; then
+  left_line="left alive after the first phase, killed: $(ps -o pid=,args= -p "$(echo $left_pids | tr ' ' ,)" | sed "s/^ *//" | cut -c1-100 | paste -sd';' -)"
+  kill -KILL $left_pids 2>/dev/null
+  sleep 1
+fi
 t1=$(date +%s)
 if [ "$n_timed" -gt 0 ]; then
   # Only the TIMED tests within FILTER: gtest takes one positive and one negative list, so the
@@ -104,18 +140,21 @@ t2=$(date +%s)
 
 failed=0
 {
-  echo "GPU tests ($T): $n_all tests, $n_par in $JOBS processes side by side ($((t1 - t0)) s), $n_timed timed alone ($((t2 - t1)) s)"
+  echo "GPU tests ($T): $n_all tests; $n_par a process each, $JOBS at a time, longest first ($((t1 - t0)) s); $n_timed timed alone ($((t2 - t1)) s)"
   echo "$cache_line; $(( $(entries) - entries_before )) entries compiled during the run"
-  for log in "$L"/par*.log "$L"/timed.log; do
+  [ -z "$left_line" ] || echo "$left_line"
+  for log in "$L"/par-*.log "$L"/timed.log; do
     [ -f "$log" ] || continue
-    name=$(basename "$log" .log)
     if grep -qE '^\[  (PASSED|FAILED) ' "$log" || grep -q '^\[==========\] 0 tests' "$log"; then
       grep -qE '^\[  FAILED  \]' "$log" && failed=1
-    else
+    elif ! grep -q '^\[ NOT RUN  \]' "$log"; then
       failed=1
-      echo "  $name: cut before its end, during: $(grep -E '^\[ RUN' "$log" | tail -1 | sed 's/^\[ RUN      \] //')"
+      phase=first; [ "$(basename "$log")" = timed.log ] && phase=timed
+      echo "  cut by the $phase phase's timeout, during: $(grep -E '^\[ RUN' "$log" | tail -1 | sed 's/^\[ RUN      \] //')"
     fi
   done
+  not_run=$(cat "$L"/*.log | sed -n 's/^\[ NOT RUN  \] \([^:]*\):.*/\1/p')
+  [ -z "$not_run" ] || echo "  not started, the first phase's time spent: $(echo $not_run)"
   ok=$(cat "$L"/*.log | grep -c '^\[       OK \]')
   skipped=$(cat "$L"/*.log | grep -c '^\[  SKIPPED \] .* (')
   failures=$(cat "$L"/*.log | grep -E '^\[  FAILED  \] .* \(' | sed 's/^\[  FAILED  \] /  FAILED /; s/ (.*//' | sort -u)
@@ -124,6 +163,14 @@ failed=0
   reasons=$(cat "$L"/*.log | grep -A1 ': Skipped$' | grep -vE ': Skipped$|^--$' | sort | uniq -c | sort -rn | head -3)
   [ -z "$reasons" ] || { echo "skipped because:"; echo "$reasons"; }
 } >"$S"
+# Each test's seconds in this run, longest first (the order of the next run's first phase); a
+# test cut by its phase counts the whole phase.
+{
+  cat "$L"/*.log | sed -nE 's/^\[ +(OK|FAILED|SKIPPED) +\] ([^ ]+) \(([0-9]+) ms\)$/\3 \2/p' | awk '{ printf "%.1f %s\n", $1 / 1000, $2 }'
+  for log in "$L"/par-*.log; do
+    grep -qE '^\[  (PASSED|FAILED) |^\[ NOT RUN' "$log" || grep -E '^\[ RUN' "$log" | tail -1 | sed "s/^\[ RUN      \] /$((t1 - t0)) /"
+  done
+} | sort -k1,1gr -k2,2 | awk '!seen[$2]++' >"$OUT/gpu-test-seconds.txt"
 [ $((ok + skipped)) -eq "$n_all" ] || failed=1   # a test that never ran (its process cut short) fails the run
 tar cJf "$OUT/gpu-tests.tar.xz" -C "$OUT" gpu-tests && rm -rf "$L"
 cat "$S"

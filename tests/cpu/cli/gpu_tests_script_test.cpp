@@ -1,6 +1,6 @@
-// scripts/gpu-tests.sh, the GPU suite made to fit one device call: the correctness tests in gtest
-// processes side by side, then the timing tests alone, from a carried kernel cache when there is
-// one. Driven here with a stand-in for the test binary (tests/fixtures/gpu_tests_script/
+// scripts/gpu-tests.sh, the GPU suite made to fit one device call: the correctness tests a gtest
+// process each, several at a time, longest first, then the timing tests alone once nothing of the
+// first phase is left, from a carried kernel cache when there is one. Driven here with a stand-in for the test binary (tests/fixtures/gpu_tests_script/
 // fake_gtest.py) that passes, fails, skips or hangs as told, and, for its list of timing tests,
 // against the real ako_gpu_tests. And scripts/warm-gpu-test-cache.sh, which makes that cache here.
 #include <gtest/gtest.h>
@@ -29,7 +29,8 @@ struct Suite {
   std::vector<std::string> order;  // the tests in the order they ran
 };
 
-// gpu-tests.sh over FAKE_TESTS (`Suite.Name=ok|fail|skip|hang ...`), `env` added before it.
+// gpu-tests.sh over FAKE_TESTS (`Suite.Name=ok|fail|skip|hang ...`), `env` added before it; the
+// kernel cache in the run's own folder, and the tree's ako-cache-x not unpacked unless `env` says.
 Suite run_suite(const std::string& name, const std::string& tests, const std::string& env = "") {
   const fs::path out = fs::temp_directory_path() / ("ako-gpu-tests-sh-" + name);
   fs::remove_all(out);
@@ -37,7 +38,8 @@ Suite run_suite(const std::string& name, const std::string& tests, const std::st
   const fs::path ran = out / "ran.txt";
   Suite s;
   s.ran = run_shell("FAKE_TESTS='" + tests + "' FAKE_RAN='" + ran.string() + "' TESTS='" + kFake + "' OUT='" +
-                    (out / "o").string() + "' JOBS=2 " + env + " '" AKO_SOURCE_DIR "/scripts/gpu-tests.sh'");
+                    (out / "o").string() + "' AKO_CACHE_DIR='" + (out / "cache").string() + "' NO_CARRIED_CACHE=1 JOBS=2 " +
+                    env + " '" AKO_SOURCE_DIR "/scripts/gpu-tests.sh'");
   std::ifstream in(ran);
   for (std::string line; std::getline(in, line);) s.order.push_back(line);
   return s;
@@ -46,7 +48,7 @@ Suite run_suite(const std::string& name, const std::string& tests, const std::st
 TEST(GpuTestsScript, EveryTestRunsOnceAndTheTimingTestsAloneAfterTheOthers) {
   const Suite s = run_suite("once", "A.one=ok GateGpu.Gate=ok A.two=ok B.three=skip KillTune.Kill=ok B.four=ok");
   EXPECT_EQ(s.ran.status, 0) << s.ran.out;
-  EXPECT_TRUE(has(s.ran.out, "6 tests, 4 in 2 processes side by side")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "6 tests; 4 a process each, 2 at a time, longest first")) << s.ran.out;
   EXPECT_TRUE(has(s.ran.out, "2 timed alone")) << s.ran.out;
   EXPECT_TRUE(has(s.ran.out, "passed 5, skipped 1, failed 0, of 6")) << s.ran.out;
   EXPECT_TRUE(has(s.ran.out, "1 no GPU here")) << "the skip reason, counted:\n" << s.ran.out;
@@ -72,16 +74,58 @@ TEST(GpuTestsScript, AFailedTestFailsTheRunAndIsNamed) {
 TEST(GpuTestsScript, AHangingTestIsCutByItsPhaseTimeoutAndNamed) {
   const Suite s = run_suite("hang", "A.one=ok A.hang=hang GateGpu.Gate=ok", "PAR_TIMEOUT=2");
   EXPECT_EQ(s.ran.status, 1) << s.ran.out;
-  EXPECT_TRUE(has(s.ran.out, "cut before its end, during: A.hang")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "cut by the first phase's timeout, during: A.hang")) << s.ran.out;
   EXPECT_TRUE(has(s.ran.out, "passed 2, skipped 0, failed 0, of 3")) << "the others still ran:\n" << s.ran.out;
 }
 
 TEST(GpuTestsScript, AFilterRunsPartOfTheSuiteWithTheTimingTestsStillAlone) {
   const Suite s = run_suite("filter", "A.one=ok GateGpu.Gate=ok B.two=ok GateGpu.Other=ok", "FILTER='A.*:GateGpu.Gate'");
   EXPECT_EQ(s.ran.status, 0) << s.ran.out;
-  EXPECT_TRUE(has(s.ran.out, "2 tests, 1 in 2 processes side by side")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "2 tests; 1 a process each, 2 at a time")) << s.ran.out;
   ASSERT_EQ(s.order.size(), 2u) << s.ran.out;
   EXPECT_EQ(s.order[1], "GateGpu.Gate");
+}
+
+TEST(GpuTestsScript, TheLongestTestsStartFirstAndEachRunRecordsItsLengths) {
+  // Lengths from an earlier run; a test it does not list (new, or renamed) counts as the longest.
+  const fs::path seconds = fs::temp_directory_path() / "ako-gpu-tests-sh-seconds.txt";
+  std::ofstream(seconds) << "5.0 A.c\n50.0 A.b\n20.0 A.a\n";
+  const Suite s =
+      run_suite("longest", "A.a=ok A.b=ok A.c=ok A.d=slow GateGpu.Gate=ok", "JOBS=1 TEST_SECONDS='" + seconds.string() + "'");
+  EXPECT_EQ(s.ran.status, 0) << s.ran.out;
+  EXPECT_EQ(s.order, (std::vector<std::string>{"A.d", "A.b", "A.a", "A.c", "GateGpu.Gate"})) << s.ran.out;
+  // This run's lengths, longest first: the order the next run starts from.
+  std::ifstream in(fs::temp_directory_path() / "ako-gpu-tests-sh-longest/o/gpu-test-seconds.txt");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 5u) << s.ran.out;
+  EXPECT_EQ(lines[0], "1.0 A.d");
+  EXPECT_TRUE(has(lines[1], "0.0 ")) << lines[1];
+}
+
+TEST(GpuTestsScript, TestsThePhaseHasNoTimeLeftForAreNamedAndFailTheRun) {
+  const Suite s = run_suite("not-run", "A.hang=hang A.two=ok GateGpu.Gate=ok", "JOBS=1 PAR_TIMEOUT=2");
+  EXPECT_EQ(s.ran.status, 1) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "during: A.hang")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "not started, the first phase's time spent: A.two")) << s.ran.out;
+  EXPECT_TRUE(has(s.ran.out, "passed 1, skipped 0, failed 0, of 3")) << s.ran.out;
+  EXPECT_EQ(s.order, (std::vector<std::string>{"A.hang", "GateGpu.Gate"})) << s.ran.out;
+}
+
+TEST(GpuTestsScript, AProcessATestLeftBehindIsKilledBeforeTheTimingTestsAndNamed) {
+  // A test's child in a session of its own outlives the test's process and its timeout's group;
+  // the timing tests must not share the GPU with it.
+  const fs::path pid_file = fs::temp_directory_path() / "ako-gpu-tests-sh-linger.pid";
+  fs::remove(pid_file);
+  const Suite s = run_suite("linger", "A.one=linger GateGpu.Gate=ok", "FAKE_LINGER_PID='" + pid_file.string() + "'");
+  EXPECT_EQ(s.ran.status, 0) << s.ran.out;
+  std::ifstream in(pid_file);
+  std::string pid;
+  std::getline(in, pid);
+  ASSERT_FALSE(pid.empty());
+  EXPECT_TRUE(has(s.ran.out, "left alive after the first phase, killed: " + pid + " ")) << s.ran.out;
+  const Ran alive = run_shell("[ -e /proc/" + pid + " ] && ! grep -q '^[0-9]* ([^)]*) Z' /proc/" + pid + "/stat");
+  EXPECT_NE(alive.status, 0) << "pid " << pid << " still runs";
 }
 
 TEST(GpuTestsScript, ACarriedKernelCacheIsUnpackedFirstAndCounted) {
@@ -94,7 +138,7 @@ TEST(GpuTestsScript, ACarriedKernelCacheIsUnpackedFirstAndCounted) {
   for (const char* e : {"ab/1.cubin", "ab/1.ptx", "ab/2.cubin"}) std::ofstream(x / "src" / e) << e;
   std::ofstream(x / "MANIFEST") << "made 2026-12-01T23:59Z by scripts/warm-gpu-test-cache.sh\n";
   ASSERT_EQ(run_shell("tar cJf '" + (x / "cache.tar.xz").string() + "' -C '" + (x / "src").string() + "' .").status, 0);
-  const std::string env = "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" + cache.string() + "'";
+  const std::string env = "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" + cache.string() + "' NO_CARRIED_CACHE=";
   const Suite s = run_suite("carried", "A.one=ok GateGpu.Gate=ok", env);
   EXPECT_EQ(s.ran.status, 0) << s.ran.out;
   EXPECT_TRUE(has(s.ran.out, "2 entries after unpacking " + x.string() + " (made 2026-12-01T23:59Z")) << s.ran.out;
@@ -122,7 +166,8 @@ TEST(WarmGpuTestCache, CompilesATestsKernelsAgainstTheStandInH200AndPacksThemFor
   EXPECT_GT(std::atoi(kernels.out.c_str()), 0) << "the qknorm kernels the test runs:\n" << kernels.out;
   const fs::path use = fs::temp_directory_path() / "ako-warm-gpu-test-cache-use";
   fs::remove_all(use);
-  const Suite s = run_suite("warmed", "A.one=ok", "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" + use.string() + "'");
+  const Suite s =
+      run_suite("warmed", "A.one=ok", "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" + use.string() + "' NO_CARRIED_CACHE=");
   EXPECT_TRUE(has(s.ran.out, std::to_string(cubins) + " entries after unpacking")) << s.ran.out;
 }
 
