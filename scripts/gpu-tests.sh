@@ -64,7 +64,8 @@ if [ "$T" = bundle/bin/ako_gpu_tests ]; then
 fi
 [ -x "$T" ] || { echo "gpu-tests: no test binary $T; build it with scripts/make-bundle.sh and carry bundle-x/" >&2; exit 2; }
 export AKO_ROOT=${AKO_ROOT:-$PWD}
-export AKO_CACHE_DIR=${AKO_CACHE_DIR:-/tmp/ako-cache}
+source scripts/gpu-tests-cache-path.sh
+export AKO_CACHE_DIR=${AKO_CACHE_DIR:-$GPU_TESTS_CACHE}
 # The iterate tests profile with ncu.
 export AKO_NCU=${AKO_NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 L=$OUT/gpu-tests

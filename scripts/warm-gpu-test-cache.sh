@@ -17,11 +17,15 @@
 # device named "NVIDIA H200", sm_90a, so every run picks the H200 configs) and stand-in worker, so
 # each `ako run` / `ako tune` the tests start compiles its real kernels and then "measures" them
 # without a GPU; the tests' verdicts mean nothing here and are not judged.
-#   scripts/warm-gpu-test-cache.sh [--filter PATTERN] [--jobs N] [--out DIR]
+#   scripts/warm-gpu-test-cache.sh [--filter PATTERN] [--jobs N] [--out DIR] [--add]
 #     --filter  a gtest filter: warm only those tests' kernels (default every test but KillTune.*,
 #               which waits for a worker to be measuring on a real GPU and would wait here until its timeout)
 #     --jobs    gtest processes side by side (default 1; NVRTC uses every CPU within each)
 #     --out     where to write (default ako-cache-x, git-ignored)
+#     --add     start from the entries already packed there and pack them with this run's: two
+#               whole runs here compiled different sets (337 and 336 entries, 278 in both: what a
+#               tune or a failed verdict against the stand-ins goes on to compile varies), and a
+#               run of a few tests after a change should not drop the others' kernels
 # Writes cache.tar.xz and MANIFEST (when and how it was made, the commit, the NVRTC build, the
 # entries). Carry ako-cache-x with bundle-x; run it again after a kernel, config or task changes
 # (stale entries are only unused: gpu-tests.sh compiles what it misses).
@@ -32,22 +36,37 @@ cd "$(dirname "$0")/.."
 FILTER='*-KillTune.*'
 JOBS=1
 X=ako-cache-x
+ADD=0
 while [ $# -gt 0 ]; do
   case $1 in
     --filter) FILTER=${2:?--filter needs a pattern}; shift 2 ;;
     --jobs) JOBS=${2:?--jobs needs a count}; shift 2 ;;
     --out) X=${2:?--out needs a folder}; shift 2 ;;
-    *) sed -n 2,27p "$0" >&2; exit 2 ;;
+    --add) ADD=1; shift ;;
+    *) sed -n '2,/^set -uo/p' "$0" | sed '$d' >&2; exit 2 ;;
   esac
 done
 B=$(realpath -m "${AKO_BUILD_DIR:-build}")
+source scripts/gpu-tests-cache-path.sh
 for f in "$B/ako" "$B/tests/ako_gpu_tests" "$B/tests/ako_fake_worker" "$B/tests/fake_cuda/libcuda.so.1"; do
   [ -e "$f" ] || { echo "warm-gpu-test-cache: no $f; build the tests first (scripts/setup.sh)" >&2; exit 2; }
 done
+# The cache at the path scripts/gpu-tests.sh gives it on the GPU machine: ako writes its support
+# kernels' sources into the cache folder and their keys name that path, so on another path they
+# would miss there (one more compile a run). One warm run at a time holds it.
+cache=$GPU_TESTS_CACHE
+exec 9>"$cache.lock"
+flock -n 9 || { echo "warm-gpu-test-cache: another warm run holds $cache" >&2; exit 2; }
 work=$(mktemp -d /tmp/ako-warm-XXXXXX)
-trap 'rm -rf "$work"' EXIT
-cache=$work/ako-cache
+trap 'rm -rf "$work" "$cache"' EXIT
+rm -rf "$cache"
 mkdir -p "$cache"
+added_to=""
+if [ $ADD = 1 ] && [ -f "$X/cache.tar.xz" ]; then
+  tar xJf "$X/cache.tar.xz" -C "$cache" || { echo "warm-gpu-test-cache: $X/cache.tar.xz would not unpack" >&2; exit 2; }
+  added_to="$(find "$cache" -name '*.cubin' | wc -l) entries of $X as it was ($(head -1 "$X/MANIFEST" 2>/dev/null))"
+fi
+before=$(find "$cache" -name '*.cubin' | wc -l)
 echo "warm-gpu-test-cache: the GPU suite ($FILTER) against the stand-in H200, $JOBS process(es)" >&2
 t0=$(date +%s)
 for i in $(seq 0 $((JOBS - 1))); do
@@ -65,12 +84,13 @@ if [ "$entries" -eq 0 ]; then
   exit 1
 fi
 mkdir -p "$X"
-tar cJf "$X/cache.tar.xz" -C "$cache" .
+tar cf - -C "$cache" . | xz -T0 -6 >"$X/cache.tar.xz.new" && mv "$X/cache.tar.xz.new" "$X/cache.tar.xz"
 {
   echo "made $(date -u +%Y-%m-%dT%H:%MZ) by scripts/warm-gpu-test-cache.sh --filter '$FILTER' in $((t1 - t0)) s"
   echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
+  [ -z "$added_to" ] || echo "added to: $added_to"
   "$B/ako" version 2>/dev/null | grep -i nvrtc
-  echo "entries $entries ($(du -sh "$cache" | cut -f1) unpacked, $(du -h "$X/cache.tar.xz" | cut -f1) packed)"
+  echo "entries $entries, $((entries - before)) of them new ($(du -sh "$cache" | cut -f1) unpacked, $(du -h "$X/cache.tar.xz" | cut -f1) packed)"
 } >"$X/MANIFEST"
 cat "$X/MANIFEST"
 echo "warm-gpu-test-cache: carry [\"bundle-x\", \"peers\", \"ako-cache-x\"]; scripts/gpu-tests.sh unpacks it" >&2

@@ -93,9 +93,7 @@ TEST(RunGatedAct, NarrowVectorsAndPartialTilesAreCorrect) {
 // VEC 1, 2, 4; narrow rows; each exact tiling; the catch-all with a partial last tile).
 TEST(RunGatedAct, OddWidthsTakeEveryClassAndAreCorrect) {
   AKO_REQUIRE_GPU();
-  std::string tmpl = (fs::temp_directory_path() / "ako-gpu-gated-act-XXXXXX").string();
-  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-  const fs::path ws = tmpl;
+  const fs::path ws = test_workspace();
   for (const char* d : {"tasks/gated_act", "input/gated_act", "solution/gated_act"}) {
     fs::create_directories(ws / d);
     fs::copy(workspace() / d, ws / d, fs::copy_options::recursive);

@@ -69,9 +69,7 @@ int expect_frame_blind_caught(const std::string& task, PerFrame per_frame, const
 // Every case must be correct and run with the TOKENS asked for. Returns the cases per set.
 inline int expect_correct_across_token_groups(const std::string& task, const std::vector<std::string>& param_sets) {
   namespace fs = std::filesystem;
-  std::string tmpl = (fs::temp_directory_path() / "ako-gpu-tokens-XXXXXX").string();
-  EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
-  const fs::path ws = tmpl;
+  const fs::path ws = test_workspace();
   // The residual task's input/ and solution/ include the norm_scale_shift task's files.
   for (const std::string& d : {"tasks/" + task, "input/" + task, std::string("input/norm_scale_shift"),
                               std::string("solution/norm_scale_shift"), "solution/" + task}) {

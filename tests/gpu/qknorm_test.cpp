@@ -69,8 +69,7 @@ TEST(RunQknorm, EveryShapeDtypeAndFormIsCorrect) {
 // exchange), groups of 8 to 32 lanes, several rows per group with tail rows, Hq != Hk.
 TEST(RunQknorm, OtherGroupSizesAndTailsAreCorrect) {
   AKO_REQUIRE_GPU();
-  const fs::path ws = fs::temp_directory_path() / ("ako-gpu-qknorm-paths-" + std::to_string(::getpid()));
-  fs::remove_all(ws);
+  const fs::path ws = test_workspace();
   for (const char* d : {"tasks/qknorm", "input/qknorm", "solution/qknorm"}) {
     fs::create_directories(ws / d);
     fs::copy(workspace() / d, ws / d, fs::copy_options::recursive);

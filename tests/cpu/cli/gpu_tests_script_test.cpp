@@ -161,7 +161,7 @@ TEST(WarmGpuTestCache, CompilesATestsKernelsAgainstTheStandInH200AndPacksThemFor
   const Ran listed = run_shell("tar tJf '" + (x / "cache.tar.xz").string() + "' | grep -c '[.]cubin$'");
   const int cubins = std::atoi(listed.out.c_str());
   EXPECT_GT(cubins, 0) << listed.out;
-  EXPECT_TRUE(has(warm.out, "entries " + std::to_string(cubins) + " (")) << warm.out;
+  EXPECT_TRUE(has(warm.out, "entries " + std::to_string(cubins) + ", " + std::to_string(cubins) + " of them new (")) << warm.out;
   const Ran kernels = run_shell("tar xJf '" + (x / "cache.tar.xz").string() + "' -O --wildcards '*.json' | grep -c qknorm");
   EXPECT_GT(std::atoi(kernels.out.c_str()), 0) << "the qknorm kernels the test runs:\n" << kernels.out;
   const fs::path use = fs::temp_directory_path() / "ako-warm-gpu-test-cache-use";
@@ -169,6 +169,15 @@ TEST(WarmGpuTestCache, CompilesATestsKernelsAgainstTheStandInH200AndPacksThemFor
   const Suite s =
       run_suite("warmed", "A.one=ok", "CARRIED_CACHE='" + x.string() + "' AKO_CACHE_DIR='" + use.string() + "' NO_CARRIED_CACHE=");
   EXPECT_TRUE(has(s.ran.out, std::to_string(cubins) + " entries after unpacking")) << s.ran.out;
+
+  // --add: the same test again starts from the packed entries; its kernels are hits, none is new,
+  // and none of the earlier entries is dropped.
+  const Ran again = run_shell("AKO_BUILD_DIR='" AKO_BINARY_DIR "' '" AKO_SOURCE_DIR
+                              "/scripts/warm-gpu-test-cache.sh' --add --filter 'RunQknorm.KScaledByQsWeightIsIncorrect' --out '" +
+                              x.string() + "'");
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_TRUE(has(again.out, "added to: " + std::to_string(cubins) + " entries of ")) << again.out;
+  EXPECT_TRUE(has(again.out, "entries " + std::to_string(cubins) + ", 0 of them new (")) << again.out;
 }
 
 TEST(GpuTestsScript, EveryTimingPatternNamesATestOfTheRealSuite) {
