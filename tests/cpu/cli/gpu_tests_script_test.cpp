@@ -1,8 +1,9 @@
 // scripts/gpu-tests.sh, the GPU suite made to fit one device call: the correctness tests a gtest
 // process each, several at a time, longest first, then the timing tests alone once nothing of the
-// first phase is left, from a carried kernel cache when there is one. Driven here with a stand-in for the test binary (tests/fixtures/gpu_tests_script/
-// fake_gtest.py) that passes, fails, skips or hangs as told, and, for its list of timing tests,
-// against the real ako_gpu_tests. And scripts/warm-gpu-test-cache.sh, which makes that cache here.
+// first phase is left, from a carried kernel cache when there is one. Driven here with a stand-in
+// for the test binary (tests/fixtures/gpu_tests_script/fake_gtest.py) that passes, fails, skips,
+// hangs or leaves a process behind as told, and, for its list of timing tests, against the real
+// ako_gpu_tests. And scripts/warm-gpu-test-cache.sh, which makes that cache here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
