@@ -7,11 +7,13 @@
 # the GPU machine has the same NVRTC build (its runs' JSON: same build-id) and the checkout at the
 # same path, so kernels compiled here should be hits there, unless its toolkit differs (a
 # version.json this machine's lacks, another home): gpu-tests.sh's summary says how many entries it
-# was given and how many it still had to compile. Seen there 2026-12-02 (session 39, call 1): all
-# 337 carried entries were hits; the run still compiled 60, the cache having been packed from a
-# warm run stopped partway.
-# Cost, 2026-12-01 on a 2-core build machine: 1108 s for the whole suite, 337 entries, 389 MiB
-# unpacked, 24 MiB packed (carried with bundle-x and peers: about 42 of a call's 64 MiB).
+# was given and how many it still had to compile. Seen there 2026-12-02 (session 39, calls 1 and 3):
+# every carried entry was a hit; the runs still compiled 60, the kernels of the tests that ran ako
+# on a scratch workspace in a random folder (the keys name a kernel's absolute paths; those folders
+# are now named by the test, tests/gpu/gpu_test_support.hpp's test_workspace).
+# Cost, 2026-12-02 on a 2-core build machine: 862 s for the whole suite, 336 entries, 389 MiB
+# unpacked, 24 MiB packed (carried with bundle-x and peers: about 42 of a call's 64 MiB); a second
+# run of the scratch-workspace tests with --add compiled nothing new.
 #
 # How: the suite runs here against the test build's stand-in driver (tests/support/fake_gpu/: one
 # device named "NVIDIA H200", sm_90a, so every run picks the H200 configs) and stand-in worker, so
@@ -22,10 +24,8 @@
 #               which waits for a worker to be measuring on a real GPU and would wait here until its timeout)
 #     --jobs    gtest processes side by side (default 1; NVRTC uses every CPU within each)
 #     --out     where to write (default ako-cache-x, git-ignored)
-#     --add     start from the entries already packed there and pack them with this run's: two
-#               whole runs here compiled different sets (337 and 336 entries, 278 in both: what a
-#               tune or a failed verdict against the stand-ins goes on to compile varies), and a
-#               run of a few tests after a change should not drop the others' kernels
+#     --add     start from the entries already packed there and pack them with this run's, so that
+#               a run of a few tests after a change keeps the other tests' kernels
 # Writes cache.tar.xz and MANIFEST (when and how it was made, the commit, the NVRTC build, the
 # entries). Carry ako-cache-x with bundle-x; run it again after a kernel, config or task changes
 # (stale entries are only unused: gpu-tests.sh compiles what it misses).
