@@ -5,8 +5,9 @@
 # (run-to-run agreement). Carry ["bundle-x", "peers"]. Logs go to $OUT (default out/): a few files
 # and logs.tgz with the rest; a short table is printed last.
 #   scripts/gpu-check.sh [quick]     quick: skip the GPU test suite
-# The suite (scripts/gpu-tests.sh) took two device calls of 436-540 s on one H200 in session 38: on
-# that machine run `scripts/gpu-check.sh quick` and `scripts/gpu-tests.sh` in calls of their own.
+# The suite (scripts/gpu-tests.sh) takes a device call of its own on one H200 (session 39: 535 s, the
+# limit of its two phases): on that machine run `scripts/gpu-check.sh quick` and
+# `scripts/gpu-tests.sh` (carry ako-cache-x too) in separate calls.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
