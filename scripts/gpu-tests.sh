@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine, from the repository root (carry bundle-x and peers): the GPU test suite, made
+# On the GPU machine, from the repository root (carry bundle-x, peers and ako-cache-x): the GPU test suite, made
 # to fit one device call. Run as one gtest process it no longer fits the call's 600 s on one H200
 # (session 38: half of the suite, one test after another, was cut at 540 s), and most of that time
 # is NVRTC compiling cold kernels. So the tests that only judge correctness run first, JOBS at a
