@@ -7,6 +7,10 @@
 # at three placements (as session 34), then scripts/engine_table.py --runs: which misses repeat. The payload
 # .sgl-proof-res39 is scripts/sglang-port-check.sh --task residual_gate_norm_scale_shift on session 39's tree (the
 # fusion's kernel and config unchanged since session 33), then --prepare.
+# The deps (scripts/fetch-sglang-deps.sh, made in session 39: .sglang-deps/py312-1..4 of 16 MiB, py312-5 of 1.6) ride
+# along with the calls before, each started within 30 s of the last so /tmp survives: e.g. the suite call carrying
+# py312-1 (`scripts/gpu-sglang-deps.sh; OUT=$OUT scripts/gpu-tests.sh`), gpu-s40-ln-l1.sh's call carrying py312-2 and
+# py312-3 (the same prefix), then this one carrying py312-4, py312-5, .sgl-proof-res39 and peers.
 #   OUT=DIR [RUNS=2] [SHAPES=flux1-single,flux2-single,wan13b-480p] bash gpu-s40-res-runs.sh
 # Back: summary.txt (printed last), res-runs.tar.xz.
 set -uo pipefail
