@@ -70,26 +70,31 @@ export AKO_CACHE_DIR=${AKO_CACHE_DIR:-$GPU_TESTS_CACHE}
 export AKO_NCU=${AKO_NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 L=$OUT/gpu-tests
 rm -rf "$L"; mkdir -p "$L"
-entries() { find "$AKO_CACHE_DIR" -name '*.cubin' 2>/dev/null | wc -l; }
 cache_line="kernel cache $AKO_CACHE_DIR: nothing carried"
 X=${CARRIED_CACHE:-ako-cache-x}
+carried=""
 if [ -f "$X/cache.tar.xz" ] && [ -z "${NO_CARRIED_CACHE:-}" ]; then
   mkdir -p "$AKO_CACHE_DIR"
   if tar xJf "$X/cache.tar.xz" -C "$AKO_CACHE_DIR"; then
-    cache_line="kernel cache $AKO_CACHE_DIR: $(entries) entries after unpacking $X ($(head -1 "$X/MANIFEST" 2>/dev/null))"
+    carried="$X ($(head -1 "$X/MANIFEST" 2>/dev/null))"
   else
     cache_line="kernel cache $AKO_CACHE_DIR: $X/cache.tar.xz would not unpack; every kernel compiled here"
   fi
 fi
-entries_before=$(entries)
+entries_before=$(cache_entries "$AKO_CACHE_DIR")
+[ -z "$carried" ] || cache_line="kernel cache $AKO_CACHE_DIR: $entries_before entries after unpacking $carried"
 S=$OUT/gpu-tests-summary.txt
 FILTER=${FILTER:-*}
 
-# Suite.Name of each test a gtest filter selects, one a line.
+# Suite.Name of each test a gtest filter selects, one a line; listed once for each phase.
 names() { "$T" --gtest_list_tests --gtest_filter="$1" | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }'; }
-n_all=$(names "$FILTER" | wc -l)
-n_par=$(names "$FILTER-$TIMED" | wc -l)
+all_tests=$(names "$FILTER")
+par_tests=$(names "$FILTER-$TIMED")
+n_all=$(printf '%s' "$all_tests" | grep -c .)
+n_par=$(printf '%s' "$par_tests" | grep -c .)
 n_timed=$((n_all - n_par))
+# A log whose gtest process reached its end (a test verdict for the run, or no test to run).
+ended() { grep -qE '^\[  (PASSED|FAILED) |^\[==========\] 0 tests' "$1"; }
 
 # The first phase's tests, longest first: by TEST_SECONDS's "seconds name" lines, a test not
 # listed ahead of all (its length unknown), ties by name.
@@ -118,7 +123,7 @@ export T L PAR_TIMEOUT
 
 t0=$(date +%s)
 export deadline=$((t0 + ${PAR_TIMEOUT:-330}))
-names "$FILTER-$TIMED" | by_length | awk '{ print NR, $0 }' | env "$RUN_MARK" xargs -r -P "$JOBS" -L 1 bash -c 'run_one "$0" "$1"'
+printf '%s\n' "$par_tests" | grep . | by_length | awk '{ print NR, $0 }' | env "$RUN_MARK" xargs -r -P "$JOBS" -L 1 bash -c 'run_one "$0" "$1"'
 left_pids=$(leftovers)
 left_line=""
 if [ -n "$left_pids" ]; then
@@ -133,7 +138,7 @@ if [ "$n_timed" -gt 0 ]; then
   if [ "$FILTER" = '*' ]; then
     timed_filter=$TIMED
   else
-    timed_filter=$(comm -23 <(names "$FILTER" | sort) <(names "$FILTER-$TIMED" | sort) | paste -sd: -)
+    timed_filter=$(comm -23 <(printf '%s\n' "$all_tests" | sort) <(printf '%s\n' "$par_tests" | sort) | paste -sd: -)
   fi
   timeout "${TIMED_TIMEOUT:-230}" "$T" --gtest_filter="$timed_filter" --gtest_output="json:$L/timed.json" >"$L/timed.log" 2>&1
 fi
@@ -142,11 +147,11 @@ t2=$(date +%s)
 failed=0
 {
   echo "GPU tests ($T): $n_all tests; $n_par a process each, $JOBS at a time, longest first ($((t1 - t0)) s); $n_timed timed alone ($((t2 - t1)) s)"
-  echo "$cache_line; $(( $(entries) - entries_before )) entries compiled during the run"
+  echo "$cache_line; $(( $(cache_entries "$AKO_CACHE_DIR") - entries_before )) entries compiled during the run"
   [ -z "$left_line" ] || echo "$left_line"
   for log in "$L"/par-*.log "$L"/timed.log; do
     [ -f "$log" ] || continue
-    if grep -qE '^\[  (PASSED|FAILED) ' "$log" || grep -q '^\[==========\] 0 tests' "$log"; then
+    if ended "$log"; then
       grep -qE '^\[  FAILED  \]' "$log" && failed=1
     elif ! grep -q '^\[ NOT RUN  \]' "$log"; then
       failed=1
@@ -169,7 +174,7 @@ failed=0
 {
   cat "$L"/*.log | sed -nE 's/^\[ +(OK|FAILED|SKIPPED) +\] ([^ ]+) \(([0-9]+) ms\)$/\3 \2/p' | awk '{ printf "%.1f %s\n", $1 / 1000, $2 }'
   for log in "$L"/par-*.log; do
-    grep -qE '^\[  (PASSED|FAILED) |^\[ NOT RUN' "$log" || grep -E '^\[ RUN' "$log" | tail -1 | sed "s/^\[ RUN      \] /$((t1 - t0)) /"
+    ended "$log" || grep -q '^\[ NOT RUN' "$log" || grep -E '^\[ RUN' "$log" | tail -1 | sed "s/^\[ RUN      \] /$((t1 - t0)) /"
   done
 } | sort -k1,1gr -k2,2 | awk '!seen[$2]++' >"$OUT/gpu-test-seconds.txt"
 [ $((ok + skipped)) -eq "$n_all" ] || failed=1   # a test that never ran (its process cut short) fails the run

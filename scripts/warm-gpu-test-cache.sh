@@ -61,12 +61,12 @@ work=$(mktemp -d /tmp/ako-warm-XXXXXX)
 trap 'rm -rf "$work" "$cache"' EXIT
 rm -rf "$cache"
 mkdir -p "$cache"
-added_to=""
+added_from=""
 if [ $ADD = 1 ] && [ -f "$X/cache.tar.xz" ]; then
   tar xJf "$X/cache.tar.xz" -C "$cache" || { echo "warm-gpu-test-cache: $X/cache.tar.xz would not unpack" >&2; exit 2; }
-  added_to="$(find "$cache" -name '*.cubin' | wc -l) entries of $X as it was ($(head -1 "$X/MANIFEST" 2>/dev/null))"
+  added_from="$X as it was ($(head -1 "$X/MANIFEST" 2>/dev/null))"
 fi
-before=$(find "$cache" -name '*.cubin' | wc -l)
+before=$(cache_entries "$cache")
 echo "warm-gpu-test-cache: the GPU suite ($FILTER) against the stand-in H200, $JOBS process(es)" >&2
 t0=$(date +%s)
 for i in $(seq 0 $((JOBS - 1))); do
@@ -77,7 +77,7 @@ for i in $(seq 0 $((JOBS - 1))); do
 done
 wait
 t1=$(date +%s)
-entries=$(find "$cache" -name '*.cubin' | wc -l)
+entries=$(cache_entries "$cache")
 if [ "$entries" -eq 0 ]; then
   echo "warm-gpu-test-cache: nothing was compiled; the test log ends:" >&2
   tail -n 15 "$work"/warm*.log >&2
@@ -88,7 +88,7 @@ tar cf - -C "$cache" . | xz -T0 -6 >"$X/cache.tar.xz.new" && mv "$X/cache.tar.xz
 {
   echo "made $(date -u +%Y-%m-%dT%H:%MZ) by scripts/warm-gpu-test-cache.sh --filter '$FILTER' in $((t1 - t0)) s"
   echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
-  [ -z "$added_to" ] || echo "added to: $added_to"
+  [ -z "$added_from" ] || echo "added to: $before entries of $added_from"
   "$B/ako" version 2>/dev/null | grep -i nvrtc
   echo "entries $entries, $((entries - before)) of them new ($(du -sh "$cache" | cut -f1) unpacked, $(du -h "$X/cache.tar.xz" | cut -f1) packed)"
 } >"$X/MANIFEST"

@@ -64,15 +64,15 @@ inline nlohmann::json read_json(const std::filesystem::path& f) {
   return nlohmann::json::parse(ako::read_file(f));
 }
 
-// An empty folder for one test's scratch copy of the workspace, at a path fixed by the test's name
-// (and TAG): ako's kernel cache keys on the absolute paths of a kernel's source and headers, so on a
+// An empty folder for one test's scratch copy of the workspace, at a path fixed by the test's name:
+// ako's kernel cache keys on the absolute paths of a kernel's source and headers, so on a
 // path that is the same in every run and on every machine the kernels compiled ahead of a device
 // call (scripts/warm-gpu-test-cache.sh) are hits. A random folder made every kernel of the tests
 // below compile on the GPU machine (session 39: the token-group tests 240 s and over 340 s, six
 // processes side by side). Emptied first: nothing of an earlier run is left in it.
-inline std::filesystem::path test_workspace(const std::string& tag = "") {
+inline std::filesystem::path test_workspace() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = std::string(info->test_suite_name()) + "." + info->name() + (tag.empty() ? "" : "-" + tag);
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
   std::replace(name.begin(), name.end(), '/', '_');  // parameterised tests: Suite/Test.Name/param
   const auto dir = std::filesystem::temp_directory_path() / "ako-gpu-ws" / name;
   std::filesystem::remove_all(dir);
