@@ -6,17 +6,19 @@
 # time, each in its own gtest process, longest first (the seconds each took in a recorded run,
 # scripts/gpu-test-seconds.txt; a test not listed there counts as longest): session 39's first call
 # split them with gtest's sharding instead, and one shard drew two of the longest tests and was cut
-# while the others had ended 100-250 s before. Then the tests that time, profile or tune (TIMED
-# below) run alone, one after another, once nothing of the first phase is left: their numbers must
-# not share the GPU or the CPU with anything.
+# while the others had ended 100-250 s before. The few whose kernels make the GPU fault (FAULT
+# below) end the first phase, one at a time, after the others. Then the tests that time, profile or
+# tune (TIMED below) run alone, one after another, once nothing of the first phase is left: their
+# numbers must not share the GPU or the CPU with anything. Before all of it the copy bandwidth that
+# every test's ako reads from the kernel cache is measured once, on the idle GPU.
 #   OUT=DIR [JOBS=6] [FILTER=PATTERN] scripts/gpu-tests.sh      the suite (FILTER: a gtest positive
 #                                                               filter, e.g. 'RunQknorm.*', to run part of it)
-#   scripts/gpu-tests.sh --check-timed [TESTS]                  each TIMED pattern names a test of TESTS
+#   scripts/gpu-tests.sh --check-timed [TESTS]                  each TIMED and FAULT pattern names a test of TESTS
 #                                                               (default bundle/bin/ako_gpu_tests): exit 1 if
 #                                                               one names none (a renamed timing test would
 #                                                               otherwise run beside the others unseen)
 # TESTS=path picks the test binary (default bundle/bin/ako_gpu_tests, unpacked from bundle-x if need
-# be); PAR_TIMEOUT / TIMED_TIMEOUT (default 330 / 230 s) bound the two phases (a test of the first
+# be); PAR_TIMEOUT / TIMED_TIMEOUT (default 330 / 300 s) bound the two phases (a test of the first
 # phase not started by its end is counted as not run); TEST_SECONDS=file another list of test
 # lengths. A carried ako-cache-x/ (scripts/warm-gpu-test-cache.sh, made on the build machine) is
 # unpacked into the kernel cache first (CARRIED_CACHE=DIR: another folder; NO_CARRIED_CACHE=1:
@@ -41,6 +43,15 @@ TIMED_PATTERNS=(
   'Rmsnorm/BrokenKernel.IsCaughtAndTheRunGoesOn/hang'
 )
 TIMED=$(IFS=:; echo "${TIMED_PATTERNS[*]}")
+# Tests whose kernels make the GPU fault (trap, illegal or misaligned address): session 40's first
+# call had a correctness test beside them find no progress in a launch for 2 s, and a reference of
+# ~10 us take 862 us. They run after the other tests of the first phase, one at a time.
+FAULT_PATTERNS=(
+  'Rmsnorm/BrokenKernel.IsCaughtAndTheRunGoesOn/illegal_address' 'Rmsnorm/BrokenKernel.IsCaughtAndTheRunGoesOn/trap'
+  'Rmsnorm/AttackKernel.GetsItsExactVerdict/misaligned' 'Tasks/BaselineBlame.*/faulting_baseline'
+  'Tasks/ReferenceBlame.*/faulting_reference' 'OracleBlame.*'
+)
+FAULT=$(IFS=:; echo "${FAULT_PATTERNS[*]}")
 
 if [ "${1:-}" = --check-timed ]; then
   T=${2:-bundle/bin/ako_gpu_tests}
@@ -50,7 +61,11 @@ if [ "${1:-}" = --check-timed ]; then
     n=$("$T" --gtest_list_tests --gtest_filter="$p" | grep -c '^  ')
     [ "$n" -gt 0 ] || { echo "gpu-tests: TIMED pattern '$p' names no test of $T"; bad=1; }
   done
-  [ $bad = 0 ] && echo "gpu-tests: every TIMED pattern names a test (${#TIMED_PATTERNS[@]} patterns)"
+  for p in "${FAULT_PATTERNS[@]}"; do
+    n=$("$T" --gtest_list_tests --gtest_filter="$p" | grep -c '^  ')
+    [ "$n" -gt 0 ] || { echo "gpu-tests: FAULT pattern '$p' names no test of $T"; bad=1; }
+  done
+  [ $bad = 0 ] && echo "gpu-tests: every TIMED and FAULT pattern names a test (${#TIMED_PATTERNS[@]} + ${#FAULT_PATTERNS[@]} patterns)"
   exit $bad
 fi
 [ $# -eq 0 ] || { sed -n '2,/^set -uo/p' "$0" | sed '$d' >&2; exit 2; }
@@ -90,8 +105,11 @@ FILTER=${FILTER:-*}
 names() { "$T" --gtest_list_tests --gtest_filter="$1" | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }'; }
 all_tests=$(names "$FILTER")
 par_tests=$(names "$FILTER-$TIMED")
+fault_tests=$(comm -12 <(printf '%s\n' "$par_tests" | sort) <(names "$FAULT" | sort))
+side_tests=$(comm -23 <(printf '%s\n' "$par_tests" | sort) <(printf '%s\n' "$fault_tests" | sort))
 n_all=$(printf '%s' "$all_tests" | grep -c .)
 n_par=$(printf '%s' "$par_tests" | grep -c .)
+n_fault=$(printf '%s' "$fault_tests" | grep -c .)
 n_timed=$((n_all - n_par))
 # A log whose gtest process reached its end (a test verdict for the run, or no test to run).
 ended() { grep -qE '^\[  (PASSED|FAILED) |^\[==========\] 0 tests' "$1"; }
@@ -121,9 +139,27 @@ TEST_SECONDS=${TEST_SECONDS:-scripts/gpu-test-seconds.txt}
 export -f run_one
 export T L PAR_TIMEOUT
 
+# The copy bandwidth every ako process of the run reads from the cache (it judges plausibility and
+# % of copy by it), measured once on an idle GPU: the first test's ako measured it with five
+# processes beside it in session 40 (3922 GB/s, not ~4300) and gated_act's cases ran "faster than a
+# copy". With no ako to run (a stand-in test binary), nothing is measured.
+copy_line="copy bandwidth: not measured ahead (no ako binary)"
+if [ -x "${AKO_BIN:-}" ]; then
+  "$AKO_BIN" run task rmsnorm --shapes text-512 --dtypes bf16 --no-time --no-checks --no-progress \
+    --remeasure-bandwidth >"$L/copy-bandwidth.log" 2>&1
+  gbs=$(grep -o 'copy bandwidth [0-9.]* GB/s (measured' "$L/copy-bandwidth.log" | head -1 | cut -d' ' -f3)
+  if [ -n "$gbs" ]; then
+    copy_line="copy bandwidth $gbs GB/s, measured alone before the first phase"
+  else
+    copy_line="copy bandwidth: the measurement ahead failed (copy-bandwidth.log); each test's ako measures its own"
+  fi
+fi
+
 t0=$(date +%s)
 export deadline=$((t0 + ${PAR_TIMEOUT:-330}))
-printf '%s\n' "$par_tests" | grep . | by_length | awk '{ print NR, $0 }' | env "$RUN_MARK" xargs -r -P "$JOBS" -L 1 bash -c 'run_one "$0" "$1"'
+printf '%s\n' "$side_tests" | grep . | by_length | awk '{ print NR, $0 }' | env "$RUN_MARK" xargs -r -P "$JOBS" -L 1 bash -c 'run_one "$0" "$1"'
+tf=$(date +%s)
+printf '%s\n' "$fault_tests" | grep . | by_length | awk '{ print "f" NR, $0 }' | env "$RUN_MARK" xargs -r -P 1 -L 1 bash -c 'run_one "$0" "$1"'
 left_pids=$(leftovers)
 left_line=""
 if [ -n "$left_pids" ]; then
@@ -140,14 +176,15 @@ if [ "$n_timed" -gt 0 ]; then
   else
     timed_filter=$(comm -23 <(printf '%s\n' "$all_tests" | sort) <(printf '%s\n' "$par_tests" | sort) | paste -sd: -)
   fi
-  timeout "${TIMED_TIMEOUT:-230}" "$T" --gtest_filter="$timed_filter" --gtest_output="json:$L/timed.json" >"$L/timed.log" 2>&1
+  timeout "${TIMED_TIMEOUT:-300}" "$T" --gtest_filter="$timed_filter" --gtest_output="json:$L/timed.json" >"$L/timed.log" 2>&1
 fi
 t2=$(date +%s)
 
 failed=0
 {
-  echo "GPU tests ($T): $n_all tests; $n_par a process each, $JOBS at a time, longest first ($((t1 - t0)) s); $n_timed timed alone ($((t2 - t1)) s)"
+  echo "GPU tests ($T): $n_all tests; $((n_par - n_fault)) a process each, $JOBS at a time, longest first ($((tf - t0)) s), then $n_fault that make the GPU fault one at a time ($((t1 - tf)) s); $n_timed timed alone ($((t2 - t1)) s)"
   echo "$cache_line; $(( $(cache_entries "$AKO_CACHE_DIR") - entries_before )) entries compiled during the run"
+  echo "$copy_line"
   [ -z "$left_line" ] || echo "$left_line"
   for log in "$L"/par-*.log "$L"/timed.log; do
     [ -f "$log" ] || continue
@@ -174,6 +211,7 @@ failed=0
 {
   cat "$L"/*.log | sed -nE 's/^\[ +(OK|FAILED|SKIPPED) +\] ([^ ]+) \(([0-9]+) ms\)$/\3 \2/p' | awk '{ printf "%.1f %s\n", $1 / 1000, $2 }'
   for log in "$L"/par-*.log; do
+    [ -f "$log" ] || continue
     ended "$log" || grep -q '^\[ NOT RUN' "$log" || grep -E '^\[ RUN' "$log" | tail -1 | sed "s/^\[ RUN      \] /$((t1 - t0)) /"
   done
 } | sort -k1,1gr -k2,2 | awk '!seen[$2]++' >"$OUT/gpu-test-seconds.txt"

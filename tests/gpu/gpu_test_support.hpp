@@ -64,6 +64,14 @@ inline nlohmann::json read_json(const std::filesystem::path& f) {
   return nlohmann::json::parse(ako::read_file(f));
 }
 
+// The running test's name as a folder name: Suite.Name (parameterised: Suite_Test.Name_param).
+inline std::string current_test_folder_name() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name;
+}
+
 // An empty folder for one test's scratch copy of the workspace, at a path fixed by the test's name:
 // ako's kernel cache keys on the absolute paths of a kernel's source and headers, so on a
 // path that is the same in every run and on every machine the kernels compiled ahead of a device
@@ -71,17 +79,17 @@ inline nlohmann::json read_json(const std::filesystem::path& f) {
 // below compile on the GPU machine (session 39: the token-group tests 240 s and over 340 s, six
 // processes side by side). Emptied first: nothing of an earlier run is left in it.
 inline std::filesystem::path test_workspace() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = std::string(info->test_suite_name()) + "." + info->name();
-  std::replace(name.begin(), name.end(), '/', '_');  // parameterised tests: Suite/Test.Name/param
-  const auto dir = std::filesystem::temp_directory_path() / "ako-gpu-ws" / name;
+  const auto dir = std::filesystem::temp_directory_path() / "ako-gpu-ws" / current_test_folder_name();
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
 }
 
+// A JSON file of the running test, in a folder of its own: scripts/gpu-tests.sh runs the tests
+// side by side, and a name shared by tests (the token-group tests' "<task>-tokens") once let one
+// test read another's results (session 40: three residual tests saw each other's TOKENS).
 inline std::filesystem::path temp_json(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / "ako-gpu-tests";
+  auto dir = std::filesystem::temp_directory_path() / "ako-gpu-tests" / current_test_folder_name();
   std::filesystem::create_directories(dir);
   return dir / (name + ".json");
 }

@@ -4,7 +4,8 @@
 // of the --gpus run tagged with a GPU UUID, and with several GPUs every GPU measured a share. The
 // strategy is random with a fixed seed and budget, which ignores scores, so both runs ask for
 // exactly the same variants. The wall times (kernel cache warm for both) are printed; with one
-// GPU, --gpus all takes the one-GPU path (no lanes) and must not be slower beyond noise.
+// GPU, --gpus all takes the one-GPU path (no lanes) and must not be slower beyond noise (a pair in
+// which either run measured cases again after a drift alarm is run once more).
 #include "gpu_test_support.hpp"
 
 #include <fstream>
@@ -50,12 +51,21 @@ TEST(MultiGpuTune, GpusAllFindsTheOneGpuBestsAndTagsEveryRecordWithItsGpu) {
   // A first run warms the kernel cache, so that neither timed run pays the compiles alone.
   const Tune warm = tune(dir, "warm", "");
   ASSERT_EQ(warm.ran.status, 0) << warm.ran.output;
-  const Tune one = tune(dir, "one", "");
-  ASSERT_EQ(one.ran.status, 0) << one.ran.output;
-  const Tune all = tune(dir, "all", "--gpus all");
-  ASSERT_EQ(all.ran.status, 0) << all.ran.output;
-  std::printf("ako tune rmsnorm (random, 24 per class): one GPU %.1f s, --gpus all (%d GPU(s)) %.1f s: %.2fx\n",
-              one.ran.wall_s, probe.count, all.ran.wall_s, one.ran.wall_s / all.ran.wall_s);
+  // A run whose drift sentinel fired measured cases again (session 40: 318 of them, 9 s more on
+  // one GPU): its wall time says nothing of the path it took, so such a pair is run once more.
+  const auto remeasured = [](const Tune& t) { return t.summary.value("remeasured_cases", 0); };
+  Tune one, all;
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    one = tune(dir, fmt::format("one-{}", attempt), "");
+    ASSERT_EQ(one.ran.status, 0) << one.ran.output;
+    all = tune(dir, fmt::format("all-{}", attempt), "--gpus all");
+    ASSERT_EQ(all.ran.status, 0) << all.ran.output;
+    std::printf("ako tune rmsnorm (random, 24 per class): one GPU %.1f s, --gpus all (%d GPU(s)) %.1f s: %.2fx; "
+                "cases measured again after drift: %d and %d\n",
+                one.ran.wall_s, probe.count, all.ran.wall_s, one.ran.wall_s / all.ran.wall_s, remeasured(one),
+                remeasured(all));
+    if (remeasured(one) == 0 && remeasured(all) == 0) break;
+  }
 
   // The same classes, each with a winner as good as the one-GPU run's.
   ASSERT_EQ(one.summary["classes"].size(), all.summary["classes"].size());

@@ -129,6 +129,51 @@ TEST(GpuTestsScript, AProcessATestLeftBehindIsKilledBeforeTheTimingTestsAndNamed
   EXPECT_NE(alive.status, 0) << "pid " << pid << " still runs";
 }
 
+// FAKE_SPANS's lines (`+name` at a test's start, `-name` at its end) of a run with `env`.
+std::vector<std::string> spans_of(const std::string& name, const std::string& tests, const std::string& env, Ran* ran) {
+  const fs::path spans = fs::temp_directory_path() / ("ako-gpu-tests-sh-" + name + ".spans");
+  fs::remove(spans);
+  *ran = run_suite(name, tests, "FAKE_SPANS='" + spans.string() + "' " + env).ran;
+  std::vector<std::string> lines;
+  std::ifstream in(spans);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(GpuTestsScript, TestsThatMakeTheGpuFaultRunAfterTheOthersOneAtATime) {
+  // By name the fault tests would start first; JOBS=2 would run both side by side.
+  Ran ran;
+  const auto spans = spans_of("fault", "OracleBlame.Trap=slow Rmsnorm/BrokenKernel.IsCaughtAndTheRunGoesOn/trap=slow "
+                              "Z.one=slow Z.two=slow GateGpu.Gate=ok", "", &ran);
+  EXPECT_EQ(ran.status, 0) << ran.out;
+  EXPECT_TRUE(has(ran.out, "2 a process each, 2 at a time, longest first")) << ran.out;
+  EXPECT_TRUE(has(ran.out, "then 2 that make the GPU fault one at a time")) << ran.out;
+  ASSERT_EQ(spans.size(), 10u) << ran.out;
+  std::vector<std::string> first(spans.begin(), spans.begin() + 4), rest(spans.begin() + 4, spans.end());
+  std::sort(first.begin(), first.end());
+  EXPECT_EQ(first, (std::vector<std::string>{"+Z.one", "+Z.two", "-Z.one", "-Z.two"})) << "the others first";
+  EXPECT_EQ(rest, (std::vector<std::string>{"+OracleBlame.Trap", "-OracleBlame.Trap",
+                                            "+Rmsnorm/BrokenKernel.IsCaughtAndTheRunGoesOn/trap",
+                                            "-Rmsnorm/BrokenKernel.IsCaughtAndTheRunGoesOn/trap", "+GateGpu.Gate",
+                                            "-GateGpu.Gate"}));
+}
+
+TEST(GpuTestsScript, TheCopyBandwidthIsMeasuredAloneBeforeAnyTest) {
+  const std::string ako = "AKO_BIN='" AKO_SOURCE_DIR "/tests/fixtures/gpu_tests_script/fake_ako.sh' ";
+  Ran ran;
+  const auto spans = spans_of("copy", "A.one=ok A.two=ok GateGpu.Gate=ok", ako + "FAKE_GBS=4321.5", &ran);
+  EXPECT_EQ(ran.status, 0) << ran.out;
+  EXPECT_TRUE(has(ran.out, "copy bandwidth 4321.5 GB/s, measured alone before the first phase")) << ran.out;
+  ASSERT_GE(spans.size(), 2u) << ran.out;
+  EXPECT_TRUE(has(spans[0], "+ako run task ") && has(spans[0], " --remeasure-bandwidth")) << spans[0];
+  EXPECT_EQ(spans[1], "-ako");
+  // A measurement that fails is said, and the tests still run (each ako then measures its own).
+  const auto failed = spans_of("copy-failed", "A.one=ok GateGpu.Gate=ok", ako + "FAKE_GBS=", &ran);
+  EXPECT_EQ(ran.status, 0) << ran.out;
+  EXPECT_TRUE(has(ran.out, "the measurement ahead failed")) << ran.out;
+  EXPECT_EQ(failed.size(), 6u) << ran.out;
+}
+
 TEST(GpuTestsScript, ACarriedKernelCacheIsUnpackedFirstAndCounted) {
   // scripts/warm-gpu-test-cache.sh's folder: cache.tar.xz of cache entries, and its MANIFEST.
   const fs::path x = fs::temp_directory_path() / "ako-gpu-tests-sh-carried-cache-x";
@@ -189,6 +234,7 @@ TEST(GpuTestsScript, EveryTimingPatternNamesATestOfTheRealSuite) {
                              kFake + "'");
   EXPECT_EQ(fake.status, 1) << fake.out;
   EXPECT_TRUE(has(fake.out, "TIMED pattern 'KillTune.*' names no test")) << fake.out;
+  EXPECT_TRUE(has(fake.out, "FAULT pattern 'OracleBlame.*' names no test")) << fake.out;
 }
 
 }  // namespace
