@@ -82,18 +82,24 @@ class Builder:
         self.nvcc = os.path.join(cuda_home, "bin", "nvcc")
         self.cxx = os.environ.get("CXX") or shutil.which("c++") or "g++"
 
-    def build(self, name: str, cuda_files, wrappers, extra_cuda_cflags=()) -> pathlib.Path:
-        """One module from one generated unit; the build folder is keyed by the unit's text, the
-        extra nvcc flags (load_jit's extra_cuda_cflags: SGLang's activation asks --use_fast_math)
-        and the kernel files' contents, so a load_jit asking for the same unit later finds it built
-        (as SGLang's cache would), and a payload prepared again from a new port is built again."""
+    def unit_folder(self, cuda_files, wrappers, extra_cuda_cflags=()):
+        """(build folder, unit source, extra flags) of a unit: the folder is named by a key of the
+        unit's text (it names the kernel files by absolute path), the extra flags and the kernel
+        files' contents (scripts/sglang_prebuild.py's packs rely on this being all of it)."""
         files = [str((self.kernel_path / "csrc" / f).resolve()) for f in cuda_files]
         src = wrapper_source(files, wrappers)
         extra = [str(f) for f in extra_cuda_cflags]
         key = hashlib.sha256(src.encode() + "\0".join(extra).encode())
         for f in files:
             key.update(pathlib.Path(f).read_bytes())
-        d = self.build_root / f"{key.hexdigest()[:16]}"
+        return self.build_root / f"{key.hexdigest()[:16]}", src, extra
+
+    def build(self, name: str, cuda_files, wrappers, extra_cuda_cflags=()) -> pathlib.Path:
+        """One module from one generated unit; the build folder is keyed by the unit's text, the
+        extra nvcc flags (load_jit's extra_cuda_cflags: SGLang's activation asks --use_fast_math)
+        and the kernel files' contents, so a load_jit asking for the same unit later finds it built
+        (as SGLang's cache would), and a payload prepared again from a new port is built again."""
+        d, src, extra = self.unit_folder(cuda_files, wrappers, extra_cuda_cflags)
         so = d / "module.so"
         if so.exists():
             return so

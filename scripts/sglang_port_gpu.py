@@ -83,6 +83,44 @@ def wrapper_sample(entries):
     return chosen
 
 
+def plan_units(ports, jobs: int, with_wrapper: bool):
+    """The checks' units (several exports each, shares of each task's entries in proportion to the
+    machine's cores: `jobs`), and the one-entry units the wrapper's load_jit will ask for (SGLang's
+    module per template-argument set). scripts/sglang_prebuild.py plans the same units."""
+    units, singles = [], []
+    for t, p in ports.items():
+        n = max(1, min(len(p.entries), jobs * len(p.entries) // sum(len(q.entries) for q in ports.values()) or 1))
+        units += [check_unit(p, shard(p.entries, i, n), f"{p.module}_check_{i}of{n}") for i in range(n)]
+        if with_wrapper:
+            singles += [unit_of(e, p.cuda_file) for e in wrapper_sample(p.entries)]
+    return units, singles
+
+
+def unpack_prebuilt(payload: pathlib.Path, tasks, build_root: pathlib.Path, ffi_version: str, jobs: int):
+    """The modules scripts/sglang_prebuild.py built on the CPU machine (PAYLOAD/prebuilt/<task>.tar.xz), into
+    the build folder, where the tvm-ffi they were built against is the one imported here and the units were
+    planned for as many cores as here; the build then finds them (a unit whose key differs, e.g. a payload
+    at another path, is built as before). Returns a line for the log, or "" where none was carried."""
+    import tarfile
+    said = []
+    for t in tasks:
+        pack = payload / "prebuilt" / f"{t}.tar.xz"
+        if not pack.exists():
+            continue
+        with tarfile.open(pack) as tar:
+            meta = json.loads(tar.extractfile("PREBUILT.json").read())
+            if meta.get("tvm_ffi") != ffi_version or meta.get("jobs") != jobs:
+                said.append(f"{t}: not used (built for tvm_ffi {meta.get('tvm_ffi')} and {meta.get('jobs')} cores; "
+                            f"here {ffi_version} and {jobs})")
+                continue
+            new = [m for m in tar.getmembers() if m.name != "PREBUILT.json" and not (build_root / m.name).exists()]
+            build_root.mkdir(parents=True, exist_ok=True)
+            tar.extractall(build_root, new, filter="data")
+        said.append(f"{t}: {sum(m.name.endswith('module.so') for m in new)} modules unpacked "
+                    f"(built {meta.get('built')}, {meta.get('nvcc')})")
+    return ("prebuilt: " + "; ".join(said)) if said else ""
+
+
 # ---------------------------------------------------------------- cases
 class TaskRun:
     """One task's port, its family module, the config its dispatch uses here, and its cases."""
@@ -572,12 +610,10 @@ def main() -> int:
     # The checks' units (several exports each, shares of each task's entries in proportion to
     # the machine's cores), and the one-entry units the wrapper's load_jit will ask for (SGLang's
     # module per template-argument set), all at once: nvcc is one process per unit.
-    units, singles = [], []
-    for t, p in ports.items():
-        n = max(1, min(len(p.entries), jobs * len(p.entries) // sum(len(q.entries) for q in ports.values()) or 1))
-        units += [check_unit(p, shard(p.entries, i, n), f"{p.module}_check_{i}of{n}") for i in range(n)]
-        if not args.no_wrapper:
-            singles += [unit_of(e, p.cuda_file) for e in wrapper_sample(p.entries)]
+    units, singles = plan_units(ports, jobs, with_wrapper=not args.no_wrapper)
+    prebuilt = unpack_prebuilt(args.payload, tasks, build_root, getattr(tvm_ffi, "__version__", "?"), jobs)
+    if prebuilt:
+        log(prebuilt)
     fns = {}
     for u, r in build_all(builder, units + singles, jobs):
         if isinstance(r, Exception):

@@ -16,7 +16,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 GROUPS = {"cpu": ["test_expr", "test_cases", "test_family", "test_timing", "test_peer_timing", "test_compare_torch", "test_engine_table", "test_compare_tunes",
                   "test_validate", "test_validate_engine", "test_port_class_choice", "test_nvcc_nvrtc_regs", "test_abba_cases", "test_tune_db_split", "test_sweep_sets",
-                  "test_ncu_stalls", "test_ncu_details", "test_sass_load_order", "test_gpu_abba"],
+                  "test_ncu_stalls", "test_ncu_details", "test_sass_load_order", "test_gpu_abba", "test_sglang_prebuild"],
           "torch": ["test_torch_side", "test_sglang_loader", "test_validate_torch"]}
 
 
