@@ -9,11 +9,12 @@
 # The payload .sgl-proof-nss40 is scripts/sglang-port-check.sh --task norm_scale_shift on session 40's tree (the kernel
 # and configs unchanged since iteration 47; log: port-check-cpu-nss.txt), then scripts/sglang-gpu-check.sh --prepare,
 # then scripts/sglang_prebuild.py (its 16 units built here, packed in the payload's prebuilt/: a fresh machine built
-# them in ~180 s of a call). A run of the 158 cases should take ~200 s after that (session 40 call 3: 44 residual
-# cases in 65 s), so RUNS="1 2" fits one call; where the pack is not used (the summary's "prebuilt:" line says why),
-# run RUNS=1 and then RUNS=2 in a second call.
+# them in ~180 s of a call). A run of the 158 cases should take ~160 s after that (session 34 call 2: the residual
+# fusion's 158 cases timed in 151 s, its build 196 s), so RUNS="1 2" fits one call; where the pack is not used (the
+# summary's "prebuilt:" line says why), run RUNS=1 and then RUNS=2 in a second call.
 # The same for the residual fusion over every shape (session 40 call 3 counted only the shapes of its behind cases):
-# TASK=residual_gate_norm_scale_shift PROOF=.sgl-proof-res39 (session 39's payload of the same kernels; no pack).
+# TASK=residual_gate_norm_scale_shift PROOF=.sgl-proof-res39 (session 39's payload of the same kernels, its pack made
+# here in session 40 too), carry .sgl-proof-res39 and peers, in the call after.
 # The CuTe DSL deps (.sglang-deps/py312-1..5) ride along with the calls before, each started within 30 s of the last:
 #   carry .sglang-deps/py312-5, .sgl-proof-nss40, peers:   OUT=$OUT RUNS="1 2" bash gpu-s41-family-runs.sh
 # (TASK / PROOF default to norm_scale_shift / .sgl-proof-nss40; RUN_TIMEOUT, default 270 s, bounds each run.)
