@@ -607,9 +607,7 @@ def main() -> int:
     jobs = int(os.environ.get("SGL_GPU_CHECK_JOBS", "0")) or os.cpu_count() or 1
 
     log("\n== 1. every entry point, in units of SGLang's wrapper source, built with its flags")
-    # The checks' units (several exports each, shares of each task's entries in proportion to
-    # the machine's cores), and the one-entry units the wrapper's load_jit will ask for (SGLang's
-    # module per template-argument set), all at once: nvcc is one process per unit.
+    # Every unit at once (nvcc is one process per unit), after what a carried pack holds.
     units, singles = plan_units(ports, jobs, with_wrapper=not args.no_wrapper)
     prebuilt = unpack_prebuilt(args.payload, tasks, build_root, getattr(tvm_ffi, "__version__", "?"), jobs)
     if prebuilt:
