@@ -57,14 +57,16 @@ if [ "${1:-}" = --check-timed ]; then
   T=${2:-bundle/bin/ako_gpu_tests}
   [ -x "$T" ] || { echo "gpu-tests: no test binary $T" >&2; exit 2; }
   bad=0
-  for p in "${TIMED_PATTERNS[@]}"; do
-    n=$("$T" --gtest_list_tests --gtest_filter="$p" | grep -c '^  ')
-    [ "$n" -gt 0 ] || { echo "gpu-tests: TIMED pattern '$p' names no test of $T"; bad=1; }
-  done
-  for p in "${FAULT_PATTERNS[@]}"; do
-    n=$("$T" --gtest_list_tests --gtest_filter="$p" | grep -c '^  ')
-    [ "$n" -gt 0 ] || { echo "gpu-tests: FAULT pattern '$p' names no test of $T"; bad=1; }
-  done
+  # check_patterns KIND PATTERN...: each pattern names at least one test of $T.
+  check_patterns() {
+    local kind=$1 p; shift
+    for p in "$@"; do
+      [ "$("$T" --gtest_list_tests --gtest_filter="$p" | grep -c '^  ')" -gt 0 ] ||
+        { echo "gpu-tests: $kind pattern '$p' names no test of $T"; bad=1; }
+    done
+  }
+  check_patterns TIMED "${TIMED_PATTERNS[@]}"
+  check_patterns FAULT "${FAULT_PATTERNS[@]}"
   [ $bad = 0 ] && echo "gpu-tests: every TIMED and FAULT pattern names a test (${#TIMED_PATTERNS[@]} + ${#FAULT_PATTERNS[@]} patterns)"
   exit $bad
 fi
