@@ -96,11 +96,12 @@ def plan_units(ports, jobs: int, with_wrapper: bool):
     return units, singles
 
 
-def unpack_prebuilt(payload: pathlib.Path, tasks, build_root: pathlib.Path, ffi_version: str, jobs: int):
+def unpack_prebuilt(payload: pathlib.Path, tasks, build_root: pathlib.Path, ffi_version: str, jobs: int, arch: str):
     """The modules scripts/sglang_prebuild.py built on the CPU machine (PAYLOAD/prebuilt/<task>.tar.xz), into
-    the build folder, where the tvm-ffi they were built against is the one imported here and the units were
-    planned for as many cores as here; the build then finds them (a unit whose key differs, e.g. a payload
-    at another path, is built as before). Returns a line for the log, or "" where none was carried."""
+    the build folder, where the tvm-ffi they were built against is the one imported here, the units were
+    planned for as many cores as here and built for this --arch (a unit's key names none of the three);
+    the build then finds them (a unit whose key differs, e.g. a payload at another path, is built as
+    before). Returns a line for the log, or "" where none was carried."""
     import tarfile
     said = []
     for t in tasks:
@@ -109,9 +110,9 @@ def unpack_prebuilt(payload: pathlib.Path, tasks, build_root: pathlib.Path, ffi_
             continue
         with tarfile.open(pack) as tar:
             meta = json.loads(tar.extractfile("PREBUILT.json").read())
-            if meta.get("tvm_ffi") != ffi_version or meta.get("jobs") != jobs:
-                said.append(f"{t}: not used (built for tvm_ffi {meta.get('tvm_ffi')} and {meta.get('jobs')} cores; "
-                            f"here {ffi_version} and {jobs})")
+            if (meta.get("tvm_ffi"), meta.get("jobs"), meta.get("arch")) != (ffi_version, jobs, arch):
+                said.append(f"{t}: not used (built for tvm_ffi {meta.get('tvm_ffi')}, {meta.get('jobs')} cores and "
+                            f"sm_{meta.get('arch')}; here {ffi_version}, {jobs} and sm_{arch})")
                 continue
             new = [m for m in tar.getmembers() if m.name != "PREBUILT.json" and not (build_root / m.name).exists()]
             build_root.mkdir(parents=True, exist_ok=True)
@@ -609,7 +610,8 @@ def main() -> int:
     log("\n== 1. every entry point, in units of SGLang's wrapper source, built with its flags")
     # Every unit at once (nvcc is one process per unit), after what a carried pack holds.
     units, singles = plan_units(ports, jobs, with_wrapper=not args.no_wrapper)
-    prebuilt = unpack_prebuilt(args.payload, tasks, build_root, getattr(tvm_ffi, "__version__", "?"), jobs)
+    prebuilt = unpack_prebuilt(args.payload, tasks, build_root, getattr(tvm_ffi, "__version__", "?"), jobs,
+                               args.arch)
     if prebuilt:
         log(prebuilt)
     fns = {}

@@ -6,7 +6,7 @@ a fresh machine built them there (session 40: the residual fusion's 16 units, 17
 600 s call on the H200 machine's 16 cores).
 
     python3 scripts/sglang_prebuild.py --payload .sgl-proof-X --task T [--task T2] \\
-        [--jobs-like 16] [--ffi-site /tmp/sglang-deps/site] [--parallel N] [--with-wrapper]
+        [--jobs-like 16] [--ffi-site /tmp/sglang-deps/site] [--arch 90a] [--parallel N] [--with-wrapper]
 
 The GPU machine finds a module by a key of its unit's text (which names the kernel files by
 absolute path), so the payload must sit at the same absolute path there as here (the repository
@@ -15,7 +15,7 @@ root is /work/main on both); the units are split by that machine's cores (--jobs
 imports: with --deps (engine timing beside CuTe DSL) the unpacked CuTe DSL deps' tvm_ffi
 (`scripts/gpu-sglang-deps.sh` here unpacks them to /tmp/sglang-deps/site, the path the GPU
 machine uses); the GPU side uses a pack only where the tvm_ffi it imports has the version the
-pack was built against, and as many cores. A wrapper check (without --no-wrapper) also builds one-entry
+pack was built against, as many cores and the same --arch. A wrapper check (without --no-wrapper) also builds one-entry
 units: --with-wrapper builds those too. Writes PAYLOAD/prebuilt/<task>.tar.xz (each unit's
 module.so and build.sh under its key, and PREBUILT.json); nothing else in the payload changes (its
 MANIFEST does not list the packs).
@@ -69,6 +69,7 @@ def main() -> int:
     ap.add_argument("--ffi-site", type=pathlib.Path, default=pathlib.Path("/tmp/sglang-deps/site"),
                     help="the folder holding the tvm_ffi package the GPU run imports")
     ap.add_argument("--parallel", type=int, default=os.cpu_count() or 1, help="nvcc processes at once here")
+    ap.add_argument("--arch", default="90a", help="as the GPU run's --arch (sm_90a)")
     ap.add_argument("--with-wrapper", action="store_true", help="also the wrapper check's one-entry units")
     ap.add_argument("--build", type=pathlib.Path, help="the build folder (default: a fresh one under /tmp)")
     args = ap.parse_args()
@@ -97,7 +98,7 @@ def main() -> int:
         ports = {t: read_port(REPO / "tasks" / t / "task.json", available[t])}
         units, singles = plan_units(ports, args.jobs_like, with_wrapper=args.with_wrapper)
         root = args.build or pathlib.Path(f"/tmp/sglang-prebuild-{t}-{os.getpid()}")
-        builder = Builder(payload, root, "90a", ffi=ffi)
+        builder = Builder(payload, root, args.arch, ffi=ffi)
         log(f"{t}: {len(units)} units (split for {args.jobs_like} cores) and {len(singles)} one-entry units, "
             f"{args.parallel} at a time, tvm_ffi {version} from {ffi_pkg}, into {root}")
         t0 = time.time()
@@ -108,7 +109,7 @@ def main() -> int:
                 log(f"FAIL {name}: {e}")
             return 1
         pack = payload / "prebuilt" / f"{t}.tar.xz"
-        meta = {"task": t, "tvm_ffi": version, "jobs": args.jobs_like, "nvcc": nvcc_version,
+        meta = {"task": t, "tvm_ffi": version, "jobs": args.jobs_like, "arch": args.arch, "nvcc": nvcc_version,
                 "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
                 "units": [u[0] for u in units + singles]}
         pack_modules(root, [so for _, so in built], meta, pack)
