@@ -89,8 +89,6 @@ def main() -> int:
     if missing:
         log(f"not ported in {payload}: {', '.join(missing)} (ported: {', '.join(available) or 'none'})")
         return 2
-    nvcc_version = subprocess.run([os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"), "--version"],
-                                  capture_output=True, text=True).stdout.strip().splitlines()[-2]
     (payload / "prebuilt").mkdir(exist_ok=True)
     for t in args.task:
         # One task a pack; the GPU run plans its units over the tasks it is asked for, so a pack
@@ -99,6 +97,9 @@ def main() -> int:
         units, singles = plan_units(ports, args.jobs_like, with_wrapper=args.with_wrapper)
         root = args.build or pathlib.Path(f"/tmp/sglang-prebuild-{t}-{os.getpid()}")
         builder = Builder(payload, root, args.arch, ffi=ffi)
+        # The version of the nvcc that builds the units (the Builder's: CUDA_HOME or the one on PATH).
+        nvcc_version = subprocess.run([builder.nvcc, "--version"], capture_output=True,
+                                      text=True).stdout.strip().splitlines()[-2]
         log(f"{t}: {len(units)} units (split for {args.jobs_like} cores) and {len(singles)} one-entry units, "
             f"{args.parallel} at a time, tvm_ffi {version} from {ffi_pkg}, into {root}")
         t0 = time.time()
